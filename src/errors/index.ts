@@ -1,0 +1,5 @@
+export { AbortError, throwIfAborted } from "./abort-error.js";
+export { AgentloopError, type AgentloopErrorOptions } from "./agentloop-error.js";
+export { InvalidArgumentError } from "./invalid-argument-error.js";
+export { isRetryableStatus, ModelCallError, type ModelCallErrorOptions } from "./model-call-error.js";
+export { StreamInterruptedError } from "./stream-interrupted-error.js";

@@ -1,0 +1,22 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+
+/** One server-sent event. */
+export type SseEvent = EventSourceMessage;
+
+/**
+ * Parses a text stream as server-sent events (`eventsource-parser`), yielding each event once complete.
+ * Chunks may split anywhere, including inside a line or a `\r\n`. The final event is dispatched at EOF even
+ * without a trailing blank line.
+ */
+export async function* readSseEvents(body: AsyncIterable<string>): AsyncGenerator<SseEvent> {
+  const pending: SseEvent[] = [];
+  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  for await (const chunk of body) {
+    parser.feed(chunk);
+    // Index loop, then truncate: no per-event shift() cost.
+    for (let i = 0; i < pending.length; i++) yield pending[i] as SseEvent;
+    pending.length = 0;
+  }
+  parser.reset({ consume: true });
+  for (const event of pending) yield event;
+}

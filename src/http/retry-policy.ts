@@ -1,0 +1,91 @@
+import { AbortError } from "../errors/abort-error.js";
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+
+/** How failed model requests are retried. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (0 disables retrying). Default 3. */
+  maxRetries: number;
+  /** Delay before the first retry; doubles each retry. Default 1000 ms. */
+  baseDelayMs: number;
+  /** Upper bound of one delay, including a server's Retry-After. Default 30 000 ms. */
+  maxDelayMs: number;
+}
+
+/** The default retry policy: 3 retries, 1 s doubling, at most 30 s per wait. */
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  maxRetries: 3,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+});
+
+/** Fills a partial policy with defaults and validates it. */
+export function resolveRetryPolicy(policy: Partial<RetryPolicy> | undefined): RetryPolicy {
+  const resolved = { ...DEFAULT_RETRY_POLICY, ...policy };
+  for (const key of ["maxRetries", "baseDelayMs", "maxDelayMs"] as const) {
+    const value = resolved[key];
+    if (!Number.isFinite(value) || value < 0) {
+      throw new InvalidArgumentError({
+        argument: `retry.${key}`,
+        message: `expected a number >= 0, got ${value}`,
+      });
+    }
+  }
+  return resolved;
+}
+
+/**
+ * The wait before retry number `attempt` (1-based): the server's `retryAfterMs` when given, else exponential
+ * backoff with jitter (between half and all of `baseDelayMs * 2^(attempt-1)`), both capped at `maxDelayMs`.
+ */
+export function computeRetryDelay({
+  policy,
+  attempt,
+  retryAfterMs,
+  random = Math.random,
+}: {
+  policy: RetryPolicy;
+  attempt: number;
+  retryAfterMs?: number | undefined;
+  random?: () => number;
+}): number {
+  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(exponential / 2 + (random() * exponential) / 2);
+}
+
+/**
+ * Reads `retry-after-ms` (milliseconds, OpenAI) or `Retry-After` (seconds or an HTTP date). Undefined when
+ * absent or unparsable.
+ */
+export function parseRetryAfter(
+  header: (name: string) => string | undefined,
+  now = Date.now(),
+): number | undefined {
+  const ms = header("retry-after-ms");
+  if (ms !== undefined && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = header("retry-after");
+  if (value === undefined || value.trim() === "") return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Waits `ms`, rejecting at once with {@link AbortError} when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AbortError({ cause: signal.reason }));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError({ cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

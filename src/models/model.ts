@@ -1,0 +1,78 @@
+import type { FinishReason } from "./finish-reason.js";
+import type { Message, ToolCall } from "./message.js";
+import type { ModelStreamPart } from "./model-stream-part.js";
+import type { Usage } from "./usage.js";
+
+/** A JSON Schema object (draft 2020-12 / the subset providers accept). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** A tool as the model sees it. */
+export interface ModelToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+}
+
+/** Whether and which tool the model must call. */
+export type ToolChoice = "auto" | "none" | "required" | { type: "tool"; name: string };
+
+/** One model call, provider-neutral. */
+export interface ModelRequest {
+  messages: readonly Message[];
+  tools?: readonly ModelToolSpec[];
+  toolChoice?: ToolChoice;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Whether the model may return several tool calls at once (providers that support the switch). */
+  parallelToolCalls?: boolean;
+  /** Extra, provider-specific body fields, merged into the request body as is. */
+  providerOptions?: Record<string, unknown>;
+}
+
+/** Information about a retry the model layer is about to make. */
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long it waits before retrying. */
+  delayMs: number;
+  /** The error that caused the retry. */
+  error: unknown;
+}
+
+/** Per-call options. */
+export interface ModelCallOptions {
+  /** Cancels the request, its body and any backoff wait at once. */
+  signal?: AbortSignal;
+  /** Called before each retry. May not throw (a throw is ignored). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** A complete (non-streamed) model answer. */
+export interface ModelResponse {
+  /** The text the model wrote ("" when none). */
+  text: string;
+  /** Tool calls, in order. */
+  toolCalls: ToolCall[];
+  usage: Usage;
+  finishReason: FinishReason;
+  /** A refusal message, when the provider reports one separately from text. */
+  refusal?: string;
+  /** Opaque data to send back with the assistant message on the next turn (see `AssistantMessage`). */
+  providerData?: Record<string, unknown>;
+  /** The provider's raw response (parsed body), for debugging. */
+  raw?: unknown;
+}
+
+/**
+ * The one interface every model implements. Implementations convert {@link ModelRequest} to their wire format
+ * and back. `stream` must end with exactly one `finish` part, or with an `error` part / a thrown error.
+ */
+export interface Model {
+  /** Provider name, e.g. "openai". */
+  readonly provider: string;
+  /** Model id, e.g. "gpt-4o-mini". */
+  readonly modelId: string;
+  generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
+  stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
+}
