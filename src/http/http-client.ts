@@ -128,16 +128,24 @@ export function createFetchHttpClient(fetchImpl: typeof globalThis.fetch): HttpC
       async *[Symbol.asyncIterator]() {
         if (stream === null) return;
         const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+        let finished = false;
         try {
           while (true) {
             const { done, value } = await reader.read();
-            if (done) return;
+            if (done) {
+              finished = true;
+              return;
+            }
             yield value;
           }
         } catch (error) {
+          finished = true;
           if (request.signal?.aborted) throw new AbortError({ cause: request.signal.reason });
           throw error;
         } finally {
+          // Stopped early: cancel through the pipe so the connection is released (`stream` itself is locked by
+          // pipeThrough, so `cancel()` below cannot reach it once reading started).
+          if (!finished) reader.cancel().catch(() => undefined);
           reader.releaseLock();
         }
       },

@@ -1,0 +1,219 @@
+import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
+import { type RetryPolicy, resolveRetryPolicy } from "./http/retry-policy.js";
+import type { AgentEvent } from "./loop/agent-event.js";
+import {
+  type AgentLimits,
+  DEFAULT_LIMIT_PROMPTS,
+  type LimitPrompts,
+  resolveLimits,
+} from "./loop/agent-limits.js";
+import { type AgentLoopOutcome, agentLoop } from "./loop/agent-loop.js";
+import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
+import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from "./loop/loop-detector.js";
+import { type AgentHooks, withHooks } from "./loop/with-hooks.js";
+import type { Message } from "./models/message.js";
+import type { Model } from "./models/model.js";
+import { resolveModel } from "./models/resolve-model.js";
+import type { Tool } from "./tools/tool.js";
+import { ToolRegistry } from "./tools/tool-registry.js";
+
+/** Options of {@link Agent}. Only `model` is required. */
+export interface AgentOptions extends AgentHooks {
+  /** A {@link Model}, or a model string such as `"openai:gpt-4o-mini"`. */
+  model: Model | string;
+  /** The tools the model may call (or a registry). */
+  tools?: readonly Tool[] | ToolRegistry;
+  /** The system prompt. */
+  system?: string;
+  /** Hard limits and soft checkpoints (see {@link AgentLimits} for defaults). */
+  limits?: Partial<AgentLimits>;
+  /** Replaces the soft-checkpoint and wrap-up prompts. */
+  prompts?: Partial<LimitPrompts>;
+  /** Retry policy for model calls (and for streams that break off). */
+  retry?: Partial<RetryPolicy>;
+  /** Run the tool calls of one response in parallel (default true); also sent to the model. */
+  parallelToolCalls?: boolean;
+  /** Default per-tool timeout (a tool's own `timeoutMs` wins). Default 30 000 ms. */
+  toolTimeoutMs?: number;
+  /** At most this many tools run at once. Default: the executor's default. */
+  toolConcurrency?: number;
+  /** Tool results longer than this are truncated with a marker. Default: the executor's default. */
+  maxToolResultChars?: number;
+  /** Loop detection (default on: window 4, threshold 3), or `false`. */
+  loopDetection?: Partial<LoopDetectionOptions> | false;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/** Per-run options. */
+export interface RunOptions {
+  /** A previous run's `messages`, to continue the conversation. */
+  messages?: readonly Message[];
+  /** Aborts the run: the model call and running tools are cancelled, the stop reason is `aborted`. */
+  signal?: AbortSignal;
+}
+
+/** The events of a streamed run, plus its result. */
+export interface AgentStream extends AsyncIterable<AgentEvent> {
+  /** Resolves when the run has ended (iterating is not required: an unread stream is drained). */
+  readonly result: Promise<AgentResult>;
+}
+
+function checkNonNegative(argument: string, value: number | undefined): void {
+  if (value !== undefined && (!Number.isFinite(value) || value <= 0)) {
+    throw new InvalidArgumentError({ argument, message: `expected a positive number, got ${String(value)}` });
+  }
+}
+
+/**
+ * An agent: a model, tools and limits. `run` and `stream` drive the same loop ({@link agentLoop}); `run` folds
+ * its events into an {@link AgentResult}. Options are validated here, at construction.
+ */
+export class Agent {
+  readonly model: Model;
+  readonly tools: ToolRegistry;
+  readonly system: string | undefined;
+  private readonly limits: AgentLimits;
+  private readonly prompts: LimitPrompts;
+  private readonly retry: RetryPolicy;
+  private readonly loopDetection: LoopDetectionOptions | false;
+  private readonly options: AgentOptions;
+
+  constructor(options: AgentOptions) {
+    if (options === null || typeof options !== "object") {
+      throw new InvalidArgumentError({ argument: "options", message: "expected an options object" });
+    }
+    this.options = options;
+    this.model = resolveModel(options.model);
+    this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
+    if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
+    this.system = options.system;
+    this.limits = resolveLimits(options.limits);
+    this.prompts = { ...DEFAULT_LIMIT_PROMPTS, ...options.prompts };
+    this.retry = resolveRetryPolicy(options.retry);
+    checkNonNegative("toolTimeoutMs", options.toolTimeoutMs);
+    checkNonNegative("toolConcurrency", options.toolConcurrency);
+    checkNonNegative("maxToolResultChars", options.maxToolResultChars);
+    checkNonNegative("maxOutputTokens", options.maxOutputTokens);
+    this.loopDetection =
+      options.loopDetection === false ? false : { ...DEFAULT_LOOP_DETECTION, ...options.loopDetection };
+    if (this.loopDetection !== false) new LoopDetector(this.loopDetection); // validates
+  }
+
+  /** Runs the agent on `input` and resolves with the result. Never rejects for model or tool failures. */
+  async run(input: string, options: RunOptions = {}): Promise<AgentResult> {
+    const builder = new AgentResultBuilder();
+    const events = this.events(input, options, false);
+    while (true) {
+      const next = await events.next();
+      if (next.done) return builder.build(next.value as AgentLoopOutcome);
+      builder.add(next.value);
+    }
+  }
+
+  /**
+   * Runs the agent and streams its events (with `text_delta`s). `result` resolves at the end. Leaving the
+   * iteration early (`break`) aborts the run; `result` then resolves with stop reason `aborted`.
+   */
+  stream(input: string, options: RunOptions = {}): AgentStream {
+    const builder = new AgentResultBuilder();
+    const controller = new AbortController();
+    const signal =
+      options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal]);
+    const events = this.events(input, { ...options, signal }, true);
+    let resolveResult: (result: AgentResult) => void = () => undefined;
+    let rejectResult: (error: unknown) => void = () => undefined;
+    const result = new Promise<AgentResult>((resolve, reject) => {
+      resolveResult = resolve;
+      rejectResult = reject;
+    });
+    let started = false;
+    const finish = async (): Promise<void> => {
+      // Drain what is left without yielding it: the loop winds down (aborted) and returns its outcome.
+      while (true) {
+        const next = await events.next();
+        if (next.done) return resolveResult(builder.build(next.value as AgentLoopOutcome));
+        builder.add(next.value);
+      }
+    };
+    const iterate = async function* (): AsyncGenerator<AgentEvent> {
+      if (started)
+        throw new InvalidArgumentError({
+          argument: "stream",
+          message: "an agent stream can be iterated once",
+        });
+      started = true;
+      let done = false;
+      try {
+        while (true) {
+          const next = await events.next();
+          if (next.done) {
+            done = true;
+            resolveResult(builder.build(next.value as AgentLoopOutcome));
+            return;
+          }
+          builder.add(next.value);
+          yield next.value;
+        }
+      } catch (error) {
+        done = true;
+        rejectResult(error);
+        throw error;
+      } finally {
+        if (!done) {
+          controller.abort(new Error("the stream consumer stopped reading"));
+          await finish().catch(rejectResult);
+        }
+      }
+    };
+    return {
+      [Symbol.asyncIterator]: () => iterate(),
+      get result() {
+        queueMicrotask(() => {
+          if (!started) {
+            started = true;
+            finish().catch(rejectResult);
+          }
+        });
+        return result;
+      },
+    };
+  }
+
+  private events(input: string, options: RunOptions, stream: boolean): AsyncGenerator<AgentEvent, unknown> {
+    if (typeof input !== "string")
+      throw new InvalidArgumentError({ argument: "input", message: "expected a string" });
+    const prior = options.messages ?? [];
+    if (input.trim() === "" && prior.length === 0) {
+      throw new InvalidArgumentError({
+        argument: "input",
+        message: "the task is empty and there is no conversation to continue",
+      });
+    }
+    const messages: Message[] = [];
+    if (this.system !== undefined && prior[0]?.role !== "system")
+      messages.push({ role: "system", content: this.system });
+    for (const message of prior) messages.push(message);
+    if (input !== "") messages.push({ role: "user", content: input });
+    const { options: o } = this;
+    const loop = agentLoop({
+      model: this.model,
+      tools: this.tools,
+      messages,
+      task: input,
+      limits: this.limits,
+      prompts: this.prompts,
+      retry: this.retry,
+      stream,
+      parallelToolCalls: o.parallelToolCalls ?? true,
+      toolTimeoutMs: o.toolTimeoutMs ?? 30_000,
+      toolConcurrency: o.toolConcurrency,
+      maxToolResultChars: o.maxToolResultChars,
+      loopDetection: this.loopDetection,
+      temperature: o.temperature,
+      maxOutputTokens: o.maxOutputTokens,
+      signal: options.signal,
+    });
+    return withHooks(loop, o);
+  }
+}

@@ -1,0 +1,54 @@
+import type { FinishReason } from "../models/finish-reason.js";
+import type { Usage } from "../models/usage.js";
+
+/** Why a run ended. */
+export type StopReason =
+  | "completed"
+  | "max_turns"
+  | "timeout"
+  | "token_limit"
+  | "loop_detected"
+  | "aborted"
+  | "error";
+
+/** The `data` of each event type. Every value is JSON-serialisable. */
+export interface AgentEventDataMap {
+  /** The run started. */
+  loop_start: { task: string; model: string };
+  /** A model call finished (after its retries). */
+  model_call: { model: string; finishReason: FinishReason; usage: Usage; latencyMs: number };
+  /** Streamed text (only from `agent.stream`). A later `retry` event means: discard the text of this turn. */
+  text_delta: { delta: string };
+  /** Text the model wrote alongside tool calls. */
+  thought: { content: string };
+  /** A tool call is about to run. In a turn, every `action` comes before the first `observation`. */
+  action: { toolCallId: string; tool: string; args: unknown };
+  /** A tool call finished (in completion order; the history keeps call order). */
+  observation: {
+    toolCallId: string;
+    tool: string;
+    result: string;
+    ok: boolean;
+    durationMs: number;
+    error?: { type: string; message: string };
+  };
+  /** A soft checkpoint fired: `prompt` was added to the conversation and the run goes on. */
+  soft_limit: { reason: "steps" | "time"; prompt: string };
+  /** A model call is retried after `delayMs`; `source: "stream"` means the streamed text of this turn is void. */
+  retry: { attempt: number; delayMs: number; error: string; source: "request" | "stream" };
+  /** Something went wrong. `fatal: true` ends the run; hook failures are reported with `fatal: false`. */
+  error: { message: string; name: string; fatal: boolean };
+  /** The run ended. Always the last event of a run. */
+  loop_end: { stopReason: StopReason; text: string };
+}
+
+/** The type of an agent event. */
+export type AgentEventType = keyof AgentEventDataMap;
+
+/** One event of a run: `{ type, step, timestamp, data }`. `step` is the model turn it belongs to (0 before). */
+export type AgentEvent = {
+  [K in AgentEventType]: { type: K; step: number; timestamp: number; data: AgentEventDataMap[K] };
+}[AgentEventType];
+
+/** The event of type `K`. */
+export type AgentEventOf<K extends AgentEventType> = Extract<AgentEvent, { type: K }>;

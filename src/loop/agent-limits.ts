@@ -1,0 +1,70 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+
+/** Hard limits end a run; soft checkpoints add a prompt and let it go on. */
+export interface AgentLimits {
+  /** Hard: at most this many model turns. Default 20. */
+  maxTurns: number;
+  /** Hard: wall-clock budget of a run; aborts the in-flight model call and tools. Default 300 000 ms. */
+  timeoutMs: number;
+  /** Hard: cumulative total tokens of a run. Default: no limit. */
+  maxTokens?: number;
+  /** Soft: every this many model turns, ask the model to wrap up or change strategy. */
+  softMaxSteps?: number;
+  /** Soft: every this many ms, ask the model to wrap up or change strategy. */
+  softTimeoutMs?: number;
+  /** On `maxTurns`, make one last model call without tools asking for the best answer so far. Default false. */
+  wrapUp: boolean;
+}
+
+/** The texts injected by soft checkpoints and the wrap-up; replace any of them through `Agent` options. */
+export interface LimitPrompts {
+  softSteps: (info: { steps: number }) => string;
+  softTime: (info: { elapsedMs: number }) => string;
+  wrapUp: string;
+}
+
+/** Default limits. */
+export const DEFAULT_LIMITS: Readonly<AgentLimits> = Object.freeze({
+  maxTurns: 20,
+  timeoutMs: 300_000,
+  wrapUp: false,
+});
+
+/** The prompts used unless replaced. */
+export const DEFAULT_LIMIT_PROMPTS: Readonly<LimitPrompts> = Object.freeze({
+  softSteps: ({ steps }: { steps: number }) =>
+    `[checkpoint] You have used ${steps} steps so far. If you have enough information, give your final answer now. ` +
+    "If you are stuck or repeating yourself, change your strategy.",
+  softTime: ({ elapsedMs }: { elapsedMs: number }) =>
+    `[checkpoint] ${Math.round(elapsedMs / 1000)} seconds have passed. If you have enough information, give your ` +
+    "final answer now. If you are stuck or repeating yourself, change your strategy.",
+  wrapUp:
+    "[final turn] You have reached the step limit and cannot call tools any more. Give the best answer you can " +
+    "with what you have found so far, and say what is missing.",
+});
+
+function checkPositive(name: string, value: number | undefined, { integer }: { integer: boolean }): void {
+  if (value === undefined) return;
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw new InvalidArgumentError({
+      argument: `limits.${name}`,
+      message: `expected a positive ${integer ? "integer" : "number"}, got ${String(value)}`,
+    });
+  }
+}
+
+/** Fills defaults and validates; throws {@link InvalidArgumentError} for negative or non-numeric limits. */
+export function resolveLimits(limits: Partial<AgentLimits> | undefined): AgentLimits {
+  const resolved: AgentLimits = { ...DEFAULT_LIMITS, ...limits };
+  checkPositive("maxTurns", resolved.maxTurns, { integer: true });
+  checkPositive("timeoutMs", resolved.timeoutMs, { integer: false });
+  checkPositive("maxTokens", resolved.maxTokens, { integer: false });
+  checkPositive("softMaxSteps", resolved.softMaxSteps, { integer: true });
+  checkPositive("softTimeoutMs", resolved.softTimeoutMs, { integer: false });
+  return resolved;
+}

@@ -1,0 +1,246 @@
+import { AgentloopError } from "../errors/agentloop-error.js";
+import type { RetryPolicy } from "../http/retry-policy.js";
+import type { AssistantMessage, Message, ToolCall, ToolMessage } from "../models/message.js";
+import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
+import { addUsage, emptyUsage, type Usage } from "../models/usage.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { AgentEvent, StopReason } from "./agent-event.js";
+import type { AgentLimits, LimitPrompts } from "./agent-limits.js";
+import { callModel } from "./call-model.js";
+import { createEvent, describeError } from "./create-event.js";
+import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
+import { runTools } from "./run-tools.js";
+
+/** Everything one run needs. Plain data plus a model: the loop owns no other state. */
+export interface AgentLoopConfig {
+  model: Model;
+  tools: ToolRegistry;
+  /** The history to continue, ending with the new user message. The loop appends to this array. */
+  messages: Message[];
+  /** The user's task (for `loop_start`). */
+  task: string;
+  limits: AgentLimits;
+  prompts: LimitPrompts;
+  retry: RetryPolicy;
+  /** Stream model answers (`text_delta` events) or call `generate`. */
+  stream: boolean;
+  parallelToolCalls: boolean;
+  toolTimeoutMs: number;
+  toolConcurrency?: number | undefined;
+  maxToolResultChars?: number | undefined;
+  loopDetection: LoopDetectionOptions | false;
+  temperature?: number | undefined;
+  maxOutputTokens?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What the loop returns besides its events. */
+export interface AgentLoopOutcome {
+  stopReason: StopReason;
+  text: string;
+  turns: number;
+  usage: Usage;
+  messages: Message[];
+  error?: Error;
+}
+
+const TIMEOUT = Symbol("agentloop.timeout");
+
+/** Adds a tool result for every call of the last assistant message that has none, so the history stays valid. */
+export function closeOpenToolCalls(messages: Message[], reason: string): void {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role === "tool") index--;
+  const assistant = messages[index];
+  if (assistant?.role !== "assistant" || !assistant.toolCalls?.length) return;
+  const answered = new Set<string>();
+  for (let i = index + 1; i < messages.length; i++) answered.add((messages[i] as ToolMessage).toolCallId);
+  for (const call of assistant.toolCalls) {
+    if (answered.has(call.id)) continue;
+    messages.push({
+      role: "tool",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: `Not executed: ${reason}.`,
+      isError: true,
+    });
+  }
+}
+
+function assistantMessage(response: ModelResponse): AssistantMessage {
+  const message: AssistantMessage = { role: "assistant", content: response.text };
+  if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls;
+  if (response.providerData !== undefined) message.providerData = response.providerData;
+  return message;
+}
+
+function detectLoop(detector: LoopDetector | undefined, calls: ToolCall[]): string | undefined {
+  if (detector === undefined) return undefined;
+  let reason: string | undefined;
+  for (const call of calls) reason ??= detector.add(call.name, call.arguments ?? call.rawArguments);
+  return reason;
+}
+
+/**
+ * The agent loop: call the model, run the tool calls it returns, feed the results back, repeat until it
+ * answers or a limit stops it. An async generator of {@link AgentEvent}s that returns an
+ * {@link AgentLoopOutcome}. It never throws for model, tool or limit failures: they end the run with a stop
+ * reason, and the last event is always `loop_end`.
+ */
+export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
+  const { model, tools, messages, limits, prompts } = config;
+  const started = Date.now();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(config.signal?.reason);
+  config.signal?.addEventListener("abort", onAbort, { once: true });
+  if (config.signal?.aborted) onAbort();
+  const timer = setTimeout(() => controller.abort(TIMEOUT), limits.timeoutMs);
+  const signal = controller.signal;
+  const detector = config.loopDetection === false ? undefined : new LoopDetector(config.loopDetection);
+  const usage = emptyUsage();
+  const modelName = `${model.provider}:${model.modelId}`;
+  let turns = 0;
+  let text = "";
+  let stopReason: StopReason | undefined;
+  let failure: Error | undefined;
+  let stepsSinceCheckpoint = 0;
+  let lastTimeCheckpoint = started;
+
+  const abortReason = (): StopReason => (signal.reason === TIMEOUT ? "timeout" : "aborted");
+  const request = (overrides?: Partial<ModelRequest>): ModelRequest => {
+    const req: ModelRequest = { messages, parallelToolCalls: config.parallelToolCalls };
+    const specs = tools.schemas();
+    if (specs.length > 0) req.tools = specs;
+    if (config.temperature !== undefined) req.temperature = config.temperature;
+    if (config.maxOutputTokens !== undefined) req.maxOutputTokens = config.maxOutputTokens;
+    return overrides === undefined ? req : { ...req, ...overrides };
+  };
+  const modelTurn = async function* (req: ModelRequest): AsyncGenerator<AgentEvent, ModelResponse> {
+    turns++;
+    const t0 = performance.now();
+    const response = yield* callModel({
+      model,
+      request: req,
+      stream: config.stream,
+      retry: config.retry,
+      signal,
+      step: turns,
+    });
+    addUsage(usage, response.usage);
+    yield createEvent("model_call", turns, {
+      model: modelName,
+      finishReason: response.finishReason,
+      usage: response.usage,
+      latencyMs: Math.round(performance.now() - t0),
+    });
+    messages.push(assistantMessage(response));
+    if (response.text !== "") text = response.text;
+    return response;
+  };
+
+  yield createEvent("loop_start", 0, { task: config.task, model: modelName });
+  try {
+    while (stopReason === undefined) {
+      if (signal.aborted) {
+        stopReason = abortReason();
+        break;
+      }
+      if (limits.maxTokens !== undefined && usage.totalTokens >= limits.maxTokens) {
+        stopReason = "token_limit";
+        break;
+      }
+      if (turns >= limits.maxTurns) {
+        if (limits.wrapUp) {
+          messages.push({ role: "user", content: prompts.wrapUp });
+          yield* modelTurn(request({ toolChoice: "none" }));
+          closeOpenToolCalls(messages, "the step limit was reached");
+        }
+        stopReason = "max_turns";
+        break;
+      }
+      const now = Date.now();
+      if (limits.softMaxSteps !== undefined && stepsSinceCheckpoint >= limits.softMaxSteps) {
+        const prompt = prompts.softSteps({ steps: turns });
+        messages.push({ role: "user", content: prompt });
+        yield createEvent("soft_limit", turns, { reason: "steps", prompt });
+        stepsSinceCheckpoint = 0;
+      } else if (limits.softTimeoutMs !== undefined && now - lastTimeCheckpoint >= limits.softTimeoutMs) {
+        const prompt = prompts.softTime({ elapsedMs: now - started });
+        messages.push({ role: "user", content: prompt });
+        yield createEvent("soft_limit", turns, { reason: "time", prompt });
+        lastTimeCheckpoint = now;
+      }
+      stepsSinceCheckpoint++;
+
+      const response = yield* modelTurn(request());
+      const calls = response.toolCalls;
+      if (calls.length === 0) {
+        text = response.text;
+        stopReason = "completed";
+        break;
+      }
+      if (response.text !== "") yield createEvent("thought", turns, { content: response.text });
+      const loop = detectLoop(detector, calls);
+      if (loop !== undefined) {
+        closeOpenToolCalls(messages, `agentloop stopped the run because a loop was detected (${loop})`);
+        yield createEvent("error", turns, { name: "LoopDetected", message: loop, fatal: false });
+        stopReason = "loop_detected";
+        break;
+      }
+      if (limits.maxTokens !== undefined && usage.totalTokens >= limits.maxTokens) {
+        closeOpenToolCalls(messages, "the run's token limit was reached");
+        stopReason = "token_limit";
+        break;
+      }
+      for (const call of calls) {
+        yield createEvent("action", turns, {
+          toolCallId: call.id,
+          tool: call.name,
+          args: call.arguments ?? call.rawArguments,
+        });
+      }
+      const outcomes = yield* runTools({
+        calls,
+        registry: tools,
+        step: turns,
+        signal,
+        parallel: config.parallelToolCalls,
+        concurrency: config.toolConcurrency,
+        timeoutMs: config.toolTimeoutMs,
+        maxResultChars: config.maxToolResultChars,
+      });
+      for (const outcome of outcomes) {
+        const message: ToolMessage = {
+          role: "tool",
+          toolCallId: outcome.toolCallId,
+          toolName: outcome.toolName,
+          content: outcome.content,
+        };
+        if (!outcome.ok) message.isError = true;
+        messages.push(message);
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) {
+      stopReason = abortReason();
+    } else {
+      stopReason = "error";
+      failure = error instanceof Error ? error : new AgentloopError({ message: String(error), cause: error });
+      yield createEvent("error", turns, { ...describeError(failure), fatal: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    config.signal?.removeEventListener("abort", onAbort);
+    // Stop stragglers (abandoned tools, a backoff wait) whatever ended the run.
+    if (!signal.aborted) controller.abort(new Error("run finished"));
+  }
+  const final: StopReason = stopReason ?? "error";
+  if (final === "timeout" || final === "aborted") {
+    closeOpenToolCalls(messages, final === "timeout" ? "the run timed out" : "the run was aborted");
+  } else {
+    closeOpenToolCalls(messages, "the run stopped");
+  }
+  yield createEvent("loop_end", turns, { stopReason: final, text });
+  const outcome: AgentLoopOutcome = { stopReason: final, text, turns, usage, messages };
+  if (failure !== undefined) outcome.error = failure;
+  return outcome;
+}

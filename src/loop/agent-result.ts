@@ -1,0 +1,87 @@
+import type { Message } from "../models/message.js";
+import type { Usage } from "../models/usage.js";
+import type { AgentEvent, StopReason } from "./agent-event.js";
+import type { AgentLoopOutcome } from "./agent-loop.js";
+
+/** One executed (or refused) tool call of a run. */
+export interface ToolCallRecord {
+  /** The model turn that requested it. */
+  turn: number;
+  id: string;
+  name: string;
+  arguments: unknown;
+  ok: boolean;
+  /** What the model was sent. */
+  result: string;
+  durationMs: number;
+}
+
+/** The outcome of `agent.run`. */
+export interface AgentResult {
+  /** The final answer (or, when a limit stopped the run, the last text the model wrote). */
+  text: string;
+  stopReason: StopReason;
+  /** Model calls made. */
+  turns: number;
+  usage: Usage;
+  toolCalls: ToolCallRecord[];
+  /** Every event of the run, in order; the last is `loop_end`. */
+  events: AgentEvent[];
+  /** The whole conversation: pass it as `messages` to continue. */
+  messages: Message[];
+  durationMs: number;
+  /** Set when `stopReason` is "error". */
+  error?: Error;
+}
+
+/**
+ * Folds the events of a run into an {@link AgentResult}: `add` each event, then `build` with the loop's
+ * outcome. The one place results are made, for `run` and `stream` alike.
+ */
+export class AgentResultBuilder {
+  private readonly events: AgentEvent[] = [];
+  private readonly toolCalls: ToolCallRecord[] = [];
+  private readonly pending = new Map<string, ToolCallRecord>();
+  private readonly started = Date.now();
+
+  /** Adds one event. */
+  add(event: AgentEvent): void {
+    this.events.push(event);
+    if (event.type === "action") {
+      const record: ToolCallRecord = {
+        turn: event.step,
+        id: event.data.toolCallId,
+        name: event.data.tool,
+        arguments: event.data.args,
+        ok: false,
+        result: "",
+        durationMs: 0,
+      };
+      this.toolCalls.push(record);
+      this.pending.set(record.id, record);
+    } else if (event.type === "observation") {
+      const record = this.pending.get(event.data.toolCallId);
+      if (record === undefined) return;
+      this.pending.delete(record.id);
+      record.ok = event.data.ok;
+      record.result = event.data.result;
+      record.durationMs = event.data.durationMs;
+    }
+  }
+
+  /** The result. `outcome` is what the loop returned. */
+  build(outcome: AgentLoopOutcome): AgentResult {
+    const result: AgentResult = {
+      text: outcome.text,
+      stopReason: outcome.stopReason,
+      turns: outcome.turns,
+      usage: outcome.usage,
+      toolCalls: this.toolCalls,
+      events: this.events,
+      messages: outcome.messages,
+      durationMs: Date.now() - this.started,
+    };
+    if (outcome.error !== undefined) result.error = outcome.error;
+    return result;
+  }
+}

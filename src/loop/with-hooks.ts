@@ -1,0 +1,65 @@
+import type { AgentEvent, AgentEventOf } from "./agent-event.js";
+import { createEvent, describeError } from "./create-event.js";
+
+/** Observer hooks. They may not break a run: a throw (or a rejected promise) is reported as an `error` event. */
+export interface AgentHooks {
+  /** Every event, in order. */
+  onEvent?: (event: AgentEvent) => void | Promise<void>;
+  /** A tool call is about to run (the `action` event). */
+  onToolStart?: (event: AgentEventOf<"action">) => void | Promise<void>;
+  /** A tool call finished (the `observation` event). */
+  onToolEnd?: (event: AgentEventOf<"observation">) => void | Promise<void>;
+}
+
+/**
+ * Calls the hooks for each event and passes the events on. A hook that throws or rejects becomes a
+ * non-fatal `error` event right after the event that triggered it (a rejection that arrives later is
+ * reported with the next event); hooks are not called for those error events, so a failing hook cannot loop.
+ */
+export async function* withHooks(
+  events: AsyncGenerator<AgentEvent, unknown>,
+  hooks: AgentHooks,
+): AsyncGenerator<AgentEvent, unknown> {
+  if (hooks.onEvent === undefined && hooks.onToolStart === undefined && hooks.onToolEnd === undefined) {
+    return yield* events;
+  }
+  const late: AgentEvent[] = [];
+  const report = (hook: string, error: unknown, step: number): AgentEvent =>
+    createEvent("error", step, {
+      name: "HookError",
+      message: `${hook} failed: ${describeError(error).message}`,
+      fatal: false,
+    });
+  const call = (hook: string, fn: () => void | Promise<void>, step: number): AgentEvent | undefined => {
+    try {
+      const result = fn();
+      if (result instanceof Promise) result.catch((error: unknown) => late.push(report(hook, error, step)));
+      return undefined;
+    } catch (error) {
+      return report(hook, error, step);
+    }
+  };
+  while (true) {
+    const next = await events.next();
+    if (next.done) return next.value;
+    const event = next.value;
+    const failures: AgentEvent[] = [];
+    const { onEvent, onToolStart, onToolEnd } = hooks;
+    const push = (failure: AgentEvent | undefined) => failure !== undefined && failures.push(failure);
+    if (event.type === "action" && onToolStart)
+      push(call("onToolStart", () => onToolStart(event), event.step));
+    if (event.type === "observation" && onToolEnd)
+      push(call("onToolEnd", () => onToolEnd(event), event.step));
+    if (onEvent) push(call("onEvent", () => onEvent(event), event.step));
+    // Keep loop_end last: report hook failures before it.
+    if (event.type === "loop_end") {
+      yield* late.splice(0);
+      yield* failures;
+      yield event;
+      continue;
+    }
+    yield event;
+    yield* late.splice(0);
+    yield* failures;
+  }
+}

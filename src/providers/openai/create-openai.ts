@@ -1,0 +1,152 @@
+import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { createFetchHttpClient, getDefaultHttpClient, type HttpClient } from "../../http/http-client.js";
+import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { OpenAIChatModel } from "./openai-chat-model.js";
+
+/** Options of {@link createOpenAI}. */
+export interface OpenAIProviderOptions {
+  /**
+   * API base URL. Default: `OPENAI_BASE_URL`, else `https://api.openai.com/v1`. Any OpenAI-compatible server
+   * works (e.g. `http://localhost:11434/v1`).
+   */
+  baseURL?: string;
+  /**
+   * API key, sent as `Authorization: Bearer <key>`. Default: `OPENAI_API_KEY`, read when a request is made.
+   * Without a key (or with "") no `Authorization` header is sent — fine for local compatible servers; calls to
+   * api.openai.com then fail with a `ModelCallError` (code `missing_api_key`) naming `OPENAI_API_KEY`.
+   */
+  apiKey?: string;
+  /** Extra request headers (e.g. `OpenAI-Organization`). They override the provider's own headers. */
+  headers?: Record<string, string>;
+  /** A `fetch` implementation to send requests with. Default: the shared keep-alive `node:http` client. */
+  fetch?: typeof globalThis.fetch;
+  /** Retry policy of failed requests (merged with `DEFAULT_RETRY_POLICY`). */
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Per-attempt timeout in milliseconds. Non-streaming: until the whole answer is read. Streaming: until the
+   * response headers arrive, then the longest allowed silence between two chunks. Default 120 000.
+   */
+  timeoutMs?: number;
+  /** Fields merged into every request body (before each request's `providerOptions`). */
+  extraBody?: Record<string, unknown>;
+  /** Provider name reported as `model.provider`. Default "openai". */
+  name?: string;
+}
+
+/** Makes OpenAI Chat Completions models: `openai("gpt-4o-mini")` or `openai.chat("gpt-4o-mini")`. */
+export interface OpenAIProvider {
+  /** A Chat Completions model. */
+  (modelId: string): OpenAIChatModel;
+  /** A Chat Completions model (alias of calling the provider). */
+  chat(modelId: string): OpenAIChatModel;
+}
+
+/** The default per-attempt timeout of OpenAI requests (ms). */
+export const DEFAULT_OPENAI_TIMEOUT_MS = 120_000;
+
+/** The longest timeout `setTimeout` honours (larger values fire after 1 ms). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function resolveBaseURL(given: string | undefined): string {
+  const value = given ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  const argument =
+    given === undefined && process.env.OPENAI_BASE_URL !== undefined ? "OPENAI_BASE_URL" : "baseURL";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch (error) {
+    throw new InvalidArgumentError({
+      argument,
+      message: `expected an absolute URL, got "${value}"`,
+      cause: error,
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidArgumentError({ argument, message: `expected an http(s) URL, got "${value}"` });
+  }
+  return value.replace(/\/+$/, "");
+}
+
+function resolveHeaders(headers: unknown): Record<string, string> {
+  if (headers === undefined) return {};
+  if (!isPlainObject(headers))
+    throw new InvalidArgumentError({ argument: "headers", message: "expected an object" });
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string") {
+      throw new InvalidArgumentError({ argument: `headers.${name}`, message: "expected a string value" });
+    }
+    result[name.toLowerCase()] = value;
+  }
+  return result;
+}
+
+function resolveTimeout(timeoutMs: unknown): number {
+  if (timeoutMs === undefined) return DEFAULT_OPENAI_TIMEOUT_MS;
+  if (
+    typeof timeoutMs !== "number" ||
+    !Number.isFinite(timeoutMs) ||
+    timeoutMs <= 0 ||
+    timeoutMs > MAX_TIMEOUT_MS
+  ) {
+    throw new InvalidArgumentError({
+      argument: "timeoutMs",
+      message: `expected a number of milliseconds > 0 and <= ${MAX_TIMEOUT_MS}, got ${String(timeoutMs)}`,
+    });
+  }
+  return timeoutMs;
+}
+
+/**
+ * Creates an OpenAI provider: a function from a model id to a Chat Completions {@link OpenAIChatModel}.
+ * Options are validated here (an invalid one throws {@link InvalidArgumentError}); the API key is read when a
+ * request is made, so a provider can be created before the environment is set.
+ *
+ * @example
+ * const openai = createOpenAI();
+ * const model = openai("gpt-4o-mini");
+ * const local = createOpenAI({ baseURL: "http://localhost:11434/v1", name: "ollama" })("llama3.2");
+ */
+export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvider {
+  if (!isPlainObject(options as unknown)) {
+    throw new InvalidArgumentError({ argument: "options", message: "expected an object" });
+  }
+  const baseURL = resolveBaseURL(options.baseURL);
+  const { apiKey, fetch: fetchImpl, extraBody, name = "openai" } = options;
+  if (apiKey !== undefined && typeof apiKey !== "string") {
+    throw new InvalidArgumentError({ argument: "apiKey", message: "expected a string" });
+  }
+  if (fetchImpl !== undefined && typeof fetchImpl !== "function") {
+    throw new InvalidArgumentError({ argument: "fetch", message: "expected a fetch function" });
+  }
+  if (extraBody !== undefined && !isPlainObject(extraBody)) {
+    throw new InvalidArgumentError({ argument: "extraBody", message: "expected an object" });
+  }
+  if (typeof name !== "string" || name === "") {
+    throw new InvalidArgumentError({ argument: "name", message: "expected a non-empty string" });
+  }
+  const headers = resolveHeaders(options.headers);
+  const timeoutMs = resolveTimeout(options.timeoutMs);
+  const retry = resolveRetryPolicy(options.retry);
+  const client: HttpClient =
+    fetchImpl !== undefined ? createFetchHttpClient(fetchImpl) : getDefaultHttpClient();
+  const readKey = apiKey !== undefined ? () => apiKey : () => process.env.OPENAI_API_KEY;
+  const config = { name, baseURL, apiKey: readKey, headers, client, retry, timeoutMs, extraBody };
+
+  const chat = (modelId: string): OpenAIChatModel => {
+    if (typeof modelId !== "string" || modelId.trim() === "") {
+      throw new InvalidArgumentError({
+        argument: "modelId",
+        message: "expected a non-empty model id string",
+      });
+    }
+    return new OpenAIChatModel(modelId, config);
+  };
+  const provider = ((modelId: string) => chat(modelId)) as OpenAIProvider;
+  provider.chat = chat;
+  return provider;
+}

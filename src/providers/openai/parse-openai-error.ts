@@ -1,0 +1,98 @@
+import { isRetryableStatus, ModelCallError } from "../../errors/model-call-error.js";
+import type { ErrorBodyInfo } from "../../http/send-model-request.js";
+import type { OpenAIWireErrorEnvelope } from "./openai-wire-types.js";
+
+const SNIPPET_LENGTH = 200;
+
+/** The first characters of a non-JSON body, whitespace collapsed, for error messages. */
+export function bodySnippet(text: string): string {
+  const collapsed = text.replace(/\s+/g, " ").trim();
+  return collapsed.length > SNIPPET_LENGTH ? `${collapsed.slice(0, SNIPPET_LENGTH)}…` : collapsed;
+}
+
+/**
+ * Reads message and code from a parsed error envelope. OpenAI sends
+ * `{"error":{"message","type","param","code"}}` (code = `error.code ?? error.type`); compatible servers
+ * also send `{"error":"text"}`, `{"message":"…"}` or `{"detail":"…"}`. Returns undefined when the value
+ * carries none of these.
+ */
+export function readErrorEnvelope(envelope: OpenAIWireErrorEnvelope): ErrorBodyInfo | undefined {
+  const error = envelope.error;
+  if (typeof error === "string") return { message: error };
+  if (error !== null && typeof error === "object") {
+    const info: ErrorBodyInfo = {};
+    if (typeof error.message === "string" && error.message !== "") info.message = error.message;
+    const code = error.code ?? error.type;
+    if (typeof code === "string" && code !== "") info.code = code;
+    else if (typeof code === "number") info.code = String(code);
+    return info;
+  }
+  if (typeof envelope.message === "string") return { message: envelope.message };
+  if (typeof envelope.detail === "string") return { message: envelope.detail };
+  return undefined;
+}
+
+/**
+ * Parses an error response body (any status) into {@link ErrorBodyInfo}. Never throws: a body that is not
+ * a JSON envelope (an HTML page from a proxy, plain text) becomes a short snippet as the message.
+ */
+export function parseOpenAIErrorBody(text: string): ErrorBodyInfo {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const snippet = bodySnippet(text);
+    return snippet === "" ? {} : { message: snippet };
+  }
+  if (parsed !== null && typeof parsed === "object") {
+    const info = readErrorEnvelope(parsed as OpenAIWireErrorEnvelope);
+    if (info !== undefined) return info;
+  }
+  return {};
+}
+
+/**
+ * Retryability of an error status for OpenAI: 408/409/429/5xx, except a 429 whose code is
+ * `insufficient_quota` (the account is out of credit; waiting does not help).
+ */
+export function isRetryableOpenAIStatus(status: number, info: ErrorBodyInfo): boolean {
+  if (status === 429 && info.code === "insufficient_quota") return false;
+  return isRetryableStatus(status);
+}
+
+/** Error codes reported inside a 200 response (body or stream) for which a new attempt can help. */
+const RETRYABLE_IN_BODY_CODES = new Set(["server_error", "rate_limit_exceeded", "overloaded", "timeout"]);
+
+/**
+ * Builds the {@link ModelCallError} for an error envelope the server sent inside a 2xx response (a JSON
+ * body or a stream chunk). Retryable only for transient codes (`server_error`, `rate_limit_exceeded`, …).
+ */
+export function errorFromEnvelope(
+  info: ErrorBodyInfo,
+  { url, status, body }: { url: string; status?: number | undefined; body?: string | undefined },
+): ModelCallError {
+  return new ModelCallError({
+    message: `${url} reported an error${info.message !== undefined ? `: ${info.message}` : ""}`,
+    isRetryable: info.code !== undefined && RETRYABLE_IN_BODY_CODES.has(info.code),
+    url,
+    ...(status !== undefined && { status }),
+    ...(body !== undefined && { body }),
+    ...(info.code !== undefined && { code: info.code }),
+  });
+}
+
+const CONTEXT_LENGTH_MESSAGE =
+  /maximum context length|context[ _]length[ _]exceeded|context window|prompt is too long|too many tokens/i;
+
+/**
+ * True when `error` says the conversation no longer fits the model's context window: a
+ * {@link ModelCallError} with code `context_length_exceeded` (OpenAI), or a 400/413 whose message says so
+ * (OpenAI-compatible servers such as vLLM report "This model's maximum context length is …" without a code).
+ * The agent can then compact or trim the history instead of retrying.
+ */
+export function isContextLengthError(error: unknown): boolean {
+  if (!ModelCallError.isInstance(error)) return false;
+  if (error.code === "context_length_exceeded") return true;
+  if (error.status !== 400 && error.status !== 413) return false;
+  return CONTEXT_LENGTH_MESSAGE.test(error.message);
+}

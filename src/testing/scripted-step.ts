@@ -1,0 +1,93 @@
+import type { UnifiedFinishReason } from "../models/finish-reason.js";
+import { createToolCall, type ToolCall } from "../models/message.js";
+import type { ModelResponse } from "../models/model.js";
+import type { Usage } from "../models/usage.js";
+
+/** A tool call a {@link ScriptedStep} answers with. */
+export interface ScriptedToolCall {
+  /** Call id. Default: `call_<callIndex>_<i>` (deterministic). */
+  id?: string;
+  /** Tool name (may name a tool that does not exist, to test that path). */
+  name: string;
+  /**
+   * The arguments. A string is used as the raw argument text as is (so tests can send invalid JSON); any
+   * other value is `JSON.stringify`-ed. `undefined` means no arguments (`""`).
+   */
+  arguments: unknown;
+}
+
+/** One scripted model answer (or failure) of a {@link ScriptedModel}. */
+export interface ScriptedStep {
+  /** The answer text. Default "". */
+  text?: string;
+  /** Tool calls, in order. */
+  toolCalls?: ScriptedToolCall[];
+  /** A refusal message (streamed as `refusal-delta` parts). */
+  refusal?: string;
+  /**
+   * Token usage; missing fields take the defaults `inputTokens: 10`, `outputTokens: 5`, and `totalTokens`
+   * is their sum unless given.
+   */
+  usage?: Partial<Usage>;
+  /** Default: `"tool-calls"` when there are tool calls, else `"stop"`. */
+  finishReason?: UnifiedFinishReason;
+  /** Waits this long before answering (or failing); aborted by the call's signal. */
+  delayMs?: number;
+  /**
+   * Fail instead of answering: `generate` rejects with this value. `stream` raises it after
+   * `errorAfterParts` parts of the answer built from the other fields (default 0), either by throwing
+   * (`errorAs: "throw"`, the default) or as a final `{ type: "error" }` part (`errorAs: "part"`).
+   */
+  error?: unknown;
+  /** With `error`: how many parts `stream` yields before failing (capped at the answer's parts). */
+  errorAfterParts?: number;
+  /** With `error`: whether `stream` throws the error or yields an `error` part and ends. Default "throw". */
+  errorAs?: "throw" | "part";
+}
+
+/** The usage a step reports when it gives none. */
+export const DEFAULT_SCRIPTED_USAGE: Readonly<Usage> = Object.freeze({
+  inputTokens: 10,
+  outputTokens: 5,
+  totalTokens: 15,
+});
+
+/** Builds the {@link ModelResponse} a step answers with (the `error` field is not looked at here). */
+export function buildScriptedResponse({
+  step,
+  callIndex,
+}: {
+  step: ScriptedStep;
+  callIndex: number;
+}): ModelResponse {
+  const toolCalls: ToolCall[] = (step.toolCalls ?? []).map((call, i) =>
+    createToolCall({
+      id: call.id ?? `call_${callIndex}_${i}`,
+      name: call.name,
+      rawArguments:
+        typeof call.arguments === "string" ? call.arguments : (JSON.stringify(call.arguments) ?? ""),
+    }),
+  );
+  const unified = step.finishReason ?? (toolCalls.length > 0 ? "tool-calls" : "stop");
+  const response: ModelResponse = {
+    text: step.text ?? "",
+    toolCalls,
+    usage: buildUsage(step.usage),
+    finishReason: { unified, raw: unified },
+  };
+  if (step.refusal !== undefined && step.refusal !== "") response.refusal = step.refusal;
+  return response;
+}
+
+function buildUsage(partial: Partial<Usage> | undefined): Usage {
+  const inputTokens = partial?.inputTokens ?? DEFAULT_SCRIPTED_USAGE.inputTokens;
+  const outputTokens = partial?.outputTokens ?? DEFAULT_SCRIPTED_USAGE.outputTokens;
+  const usage: Usage = {
+    inputTokens,
+    outputTokens,
+    totalTokens: partial?.totalTokens ?? inputTokens + outputTokens,
+  };
+  if (partial?.cachedInputTokens !== undefined) usage.cachedInputTokens = partial.cachedInputTokens;
+  if (partial?.reasoningTokens !== undefined) usage.reasoningTokens = partial.reasoningTokens;
+  return usage;
+}

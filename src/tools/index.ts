@@ -1,0 +1,26 @@
+export { calculator } from "./calculator.js";
+export { evaluateExpression, MAX_EXPRESSION_LENGTH } from "./evaluate-expression.js";
+export {
+  DEFAULT_MAX_RESULT_CHARS,
+  DEFAULT_TOOL_CONCURRENCY,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type ExecuteToolCallsOptions,
+  executeToolCalls,
+  type ToolOutcome,
+} from "./execute-tool-calls.js";
+export { EMPTY_RESULT, formatToolResult, truncateToolResult } from "./format-tool-result.js";
+export { isZodSchema, type ToolArgumentsResult } from "./resolve-tool-parameters.js";
+export {
+  type ApprovalCheck,
+  type JsonSchemaToolOptions,
+  type Tool,
+  type ToolContext,
+  tool,
+  type ZodToolOptions,
+} from "./tool.js";
+export { type ToolArgumentIssue, ToolArgumentsError } from "./tool-arguments-error.js";
+export { ToolExecutionError } from "./tool-execution-error.js";
+export { ToolNotFoundError } from "./tool-not-found-error.js";
+export { ToolRegistry, type ToolRegistryExecuteContext } from "./tool-registry.js";
+export { ToolTimeoutError } from "./tool-timeout-error.js";
+export { validateJsonSchema } from "./validate-json-schema.js";

@@ -1,0 +1,290 @@
+import type { ToolCall } from "../models/message.js";
+import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
+import type { ToolArgumentsResult } from "./resolve-tool-parameters.js";
+import type { Tool, ToolContext } from "./tool.js";
+import { ToolArgumentsError } from "./tool-arguments-error.js";
+import { errorMessageOf, errorTypeOf, ToolExecutionError } from "./tool-execution-error.js";
+import { ToolNotFoundError } from "./tool-not-found-error.js";
+import type { ToolOutcome } from "./tool-outcome.js";
+import type { ToolRegistry } from "./tool-registry.js";
+import { ToolTimeoutError } from "./tool-timeout-error.js";
+
+/** Longer timeouts than this overflow `setTimeout`; they are treated as no timeout. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** How much of an unparsable argument string is quoted back to the model. */
+const MAX_QUOTED_ARGUMENTS = 200;
+
+/** The resolved settings of a {@link ToolBatch} (defaults applied, validated). */
+export interface ToolBatchConfig {
+  calls: readonly ToolCall[];
+  registry: ToolRegistry;
+  step: number;
+  signal: AbortSignal | undefined;
+  /** At most this many calls at once (1 when not parallel). */
+  limit: number;
+  defaultTimeoutMs: number;
+  maxResultChars: number;
+  onStart: ((call: ToolCall) => void) | undefined;
+  onEnd: ((outcome: ToolOutcome) => void) | undefined;
+}
+
+type Failure = { type: string; message: string };
+
+/** One started call. */
+interface CallRun {
+  readonly index: number;
+  readonly call: ToolCall;
+  readonly startedAt: number;
+  tool: Tool | undefined;
+  controller: AbortController | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  done: boolean;
+}
+
+function callHook<T>(hook: ((value: T) => void) | undefined, value: T): void {
+  if (hook === undefined) return;
+  try {
+    hook(value);
+  } catch {
+    // Observer hooks may not break execution.
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+function failure(error: Error): Failure {
+  return { type: error.name, message: error.message };
+}
+
+function onTimeout(batch: ToolBatch, run: CallRun, timeoutMs: number): void {
+  const error = new ToolTimeoutError({ toolName: run.call.name, timeoutMs });
+  run.controller?.abort(error);
+  batch.fail(run, error);
+}
+
+/**
+ * The state of one `executeToolCalls` invocation: schedules the calls (concurrency limit, `sequential` tools),
+ * runs each with one timer and one AbortController, and resolves with the outcomes in call order.
+ */
+export class ToolBatch {
+  private readonly outcomes: Array<ToolOutcome | undefined>;
+  private readonly calls: readonly ToolCall[];
+  private readonly config: ToolBatchConfig;
+  private readonly active = new Set<CallRun>();
+  private next = 0;
+  private running = 0;
+  private exclusive = false;
+  private pumping = false;
+  private settled = false;
+  private resolve: (outcomes: ToolOutcome[]) => void = () => {};
+  readonly onAbort = (): void => this.abortAll();
+
+  constructor(config: ToolBatchConfig) {
+    this.config = config;
+    this.calls = config.calls;
+    this.outcomes = new Array<ToolOutcome | undefined>(config.calls.length);
+  }
+
+  /** Runs the calls; resolves once every call has an outcome or the signal aborted. Call once. */
+  run(): Promise<ToolOutcome[]> {
+    const { signal } = this.config;
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      if (signal?.aborted) {
+        this.abortAll();
+        return;
+      }
+      signal?.addEventListener("abort", this.onAbort, { once: true });
+      this.pump();
+    });
+  }
+
+  /** Starts calls while the concurrency limit and `sequential` tools allow. */
+  private pump(): void {
+    this.pumping = true;
+    while (!this.settled && this.next < this.calls.length) {
+      const call = this.calls[this.next] as ToolCall;
+      const sequential = this.config.registry.get(call.name)?.sequential === true;
+      if (this.running > 0 && (this.exclusive || sequential || this.running >= this.config.limit)) break;
+      this.exclusive = sequential;
+      this.running++;
+      this.start(this.next++, call);
+    }
+    this.pumping = false;
+    if (!this.settled && this.running === 0 && this.next >= this.calls.length) this.settle();
+  }
+
+  private start(index: number, call: ToolCall): void {
+    const run: CallRun = {
+      index,
+      call,
+      startedAt: performance.now(),
+      tool: undefined,
+      controller: undefined,
+      timer: undefined,
+      done: false,
+    };
+    callHook(this.config.onStart, call);
+    // The hook may have aborted the outer signal: the call then already has its "aborted" outcome.
+    if (this.settled) return;
+    try {
+      const tool = this.config.registry.get(call.name);
+      if (tool === undefined) {
+        const error = new ToolNotFoundError({
+          toolName: call.name,
+          availableTools: this.config.registry.names(),
+        });
+        this.fail(run, error);
+        return;
+      }
+      if (call.parseError !== undefined) {
+        this.fail(run, this.invalidJson(call));
+        return;
+      }
+      run.tool = tool;
+      run.controller = new AbortController();
+      this.active.add(run);
+      const timeoutMs = tool.timeoutMs ?? this.config.defaultTimeoutMs;
+      if (timeoutMs <= MAX_TIMER_MS) run.timer = setTimeout(onTimeout, timeoutMs, this, run, timeoutMs);
+      tool.parseArguments(call.arguments).then(
+        (parsed) => this.execute(run, parsed),
+        (error: unknown) => this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error })),
+      );
+    } catch (error) {
+      this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error }));
+    }
+  }
+
+  private invalidJson(call: ToolCall): ToolArgumentsError {
+    const raw = call.rawArguments;
+    const quoted = raw.length > MAX_QUOTED_ARGUMENTS ? `${raw.slice(0, MAX_QUOTED_ARGUMENTS)}…` : raw;
+    const issue = {
+      path: "",
+      expected: "a JSON object",
+      received: `invalid JSON (${call.parseError}): ${quoted}`,
+      message: call.parseError ?? "invalid JSON",
+    };
+    return new ToolArgumentsError({ toolName: call.name, issues: [issue] });
+  }
+
+  private execute(run: CallRun, parsed: ToolArgumentsResult<unknown>): void {
+    const tool = run.tool;
+    if (run.done || tool === undefined || run.controller === undefined) return;
+    if (!parsed.ok) {
+      this.fail(
+        run,
+        new ToolArgumentsError({ toolName: tool.name, issues: parsed.issues, cause: parsed.cause }),
+      );
+      return;
+    }
+    const ctx: ToolContext = {
+      signal: run.controller.signal,
+      toolCallId: run.call.id,
+      step: this.config.step,
+    };
+    let result: unknown;
+    try {
+      result = tool.execute(parsed.value, ctx);
+    } catch (error) {
+      this.fail(run, new ToolExecutionError({ toolName: tool.name, cause: error }));
+      return;
+    }
+    if (!isThenable(result)) {
+      this.succeed(run, result);
+      return;
+    }
+    // Handlers are attached at once, so an abandoned (timed-out, aborted) promise never rejects unhandled.
+    Promise.resolve(result).then(
+      (value) => this.succeed(run, value),
+      (error: unknown) => this.fail(run, new ToolExecutionError({ toolName: tool.name, cause: error })),
+    );
+  }
+
+  private succeed(run: CallRun, value: unknown): void {
+    if (run.done) return;
+    let content: string;
+    try {
+      content = formatToolResult(value);
+    } catch (error) {
+      const name = JSON.stringify(run.call.name);
+      const message = `Tool ${name} returned a value that cannot be sent as JSON: ${errorTypeOf(error)}: ${errorMessageOf(error)}`;
+      this.fail(run, new ToolExecutionError({ toolName: run.call.name, cause: error, message }));
+      return;
+    }
+    this.finish(run, { ok: true, content, value });
+  }
+
+  /** Ends a call with an error outcome whose content is the error's message. */
+  fail(run: CallRun, error: Error): void {
+    this.finish(run, { ok: false, content: error.message, error: failure(error) });
+  }
+
+  private finish(run: CallRun, result: Pick<ToolOutcome, "ok" | "content" | "value" | "error">): void {
+    if (run.done) return;
+    run.done = true;
+    if (run.timer !== undefined) clearTimeout(run.timer);
+    this.active.delete(run);
+    if (this.settled) return;
+    const maxChars = run.tool?.maxResultChars ?? this.config.maxResultChars;
+    const outcome: ToolOutcome = {
+      toolCallId: run.call.id,
+      toolName: run.call.name,
+      ok: result.ok,
+      content: truncateToolResult({ content: result.content, maxChars }),
+      durationMs: Math.round(performance.now() - run.startedAt),
+    };
+    if (result.ok) outcome.value = result.value;
+    if (result.error !== undefined) outcome.error = result.error;
+    this.outcomes[run.index] = outcome;
+    this.running--;
+    callHook(this.config.onEnd, outcome);
+    if (!this.pumping) this.pump();
+  }
+
+  /** Aborts every running call and reports every unfinished call as aborted. */
+  private abortAll(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const reason: unknown = this.config.signal?.reason;
+    const now = performance.now();
+    const startedAt = new Map<number, number>();
+    for (const run of this.active) {
+      run.done = true;
+      if (run.timer !== undefined) clearTimeout(run.timer);
+      startedAt.set(run.index, run.startedAt);
+      run.controller?.abort(reason);
+    }
+    this.active.clear();
+    this.calls.forEach((call, index) => {
+      if (this.outcomes[index] !== undefined) return;
+      const started = startedAt.get(index);
+      const outcome: ToolOutcome = {
+        toolCallId: call.id,
+        toolName: call.name,
+        ok: false,
+        content: "aborted",
+        error: { type: "AbortError", message: `Tool ${JSON.stringify(call.name)} was aborted` },
+        durationMs: started === undefined ? 0 : Math.round(now - started),
+      };
+      this.outcomes[index] = outcome;
+      callHook(this.config.onEnd, outcome);
+    });
+    this.complete();
+  }
+
+  private settle(): void {
+    this.settled = true;
+    this.complete();
+  }
+
+  private complete(): void {
+    this.config.signal?.removeEventListener("abort", this.onAbort);
+    this.resolve(this.outcomes as ToolOutcome[]);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * A single-consumer async queue: producers `push` values from callbacks, one consumer iterates them in
+ * order. `close()` ends the iteration, `fail(error)` ends it with a throw. Used by the loop to merge callback
+ * events (retries, tool completions, stream parts) into its event generator without polling.
+ */
+export class AsyncChannel<T> implements AsyncIterable<T> {
+  private readonly buffer: T[] = [];
+  private head = 0;
+  private waiting: (() => void) | undefined;
+  private done = false;
+  private error: { value: unknown } | undefined;
+
+  /** Queues a value. Ignored after `close`/`fail`. */
+  push(value: T): void {
+    if (this.done) return;
+    this.buffer.push(value);
+    this.wake();
+  }
+
+  /** Ends the iteration once the buffered values are consumed. */
+  close(): void {
+    this.done = true;
+    this.wake();
+  }
+
+  /** Ends the iteration with `error` once the buffered values are consumed. */
+  fail(error: unknown): void {
+    if (this.done) return;
+    this.error = { value: error };
+    this.done = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    if (waiting !== undefined) {
+      this.waiting = undefined;
+      waiting();
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    while (true) {
+      if (this.head < this.buffer.length) {
+        const value = this.buffer[this.head] as T;
+        this.head++;
+        if (this.head === this.buffer.length) {
+          this.buffer.length = 0;
+          this.head = 0;
+        }
+        yield value;
+        continue;
+      }
+      if (this.done) {
+        if (this.error !== undefined) throw this.error.value;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+      });
+    }
+  }
+}
