@@ -58,7 +58,9 @@ describe.each([false, true])("Agent over the OpenAI provider (stream: %s)", (str
       {
         role: "assistant",
         content: "Looking up.",
-        tool_calls: [{ id: "call_a", type: "function", function: { name: "lookup", arguments: '{"word":"loop"}' } }],
+        tool_calls: [
+          { id: "call_a", type: "function", function: { name: "lookup", arguments: '{"word":"loop"}' } },
+        ],
       },
       { role: "tool", tool_call_id: "call_a", content: "definition of loop" },
     ]);
@@ -69,7 +71,11 @@ describe.each([false, true])("Agent over the OpenAI provider (stream: %s)", (str
   });
 
   it("retries 429 (Retry-After) and reports each retry as an event", async () => {
-    server.setScript([{ fault: { status: 429, retryAfter: "0" } }, { fault: { status: 429, retryAfter: "0" } }, ...script]);
+    server.setScript([
+      { fault: { status: 429, retryAfter: "0" } },
+      { fault: { status: 429, retryAfter: "0" } },
+      ...script,
+    ]);
     const result = await runIt(agentFor(), "What is a loop?");
     expect(result.stopReason).toBe("completed");
     const retries = result.events.filter((e): e is AgentEventOf<"retry"> => e.type === "retry");
@@ -118,7 +124,10 @@ describe("Agent over the OpenAI provider: broken streams", () => {
   });
 
   it("retries a stream that ends without its final event", async () => {
-    server.setScript([{ text: "partial", fault: { type: "end-without-done" } }, script[1] as (typeof script)[1]]);
+    server.setScript([
+      { text: "partial", fault: { type: "end-without-done" } },
+      script[1] as (typeof script)[1],
+    ]);
     const result = await agentFor().stream("hi").result;
     expect(result.stopReason).toBe("completed");
     expect(result.text).toBe("A loop repeats.");

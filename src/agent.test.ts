@@ -151,3 +151,19 @@ describe("Agent: hooks cannot break a run", () => {
     expect(seen.at(-1)).toBe("loop_end");
   });
 });
+
+describe("Agent: Infinity means no limit", () => {
+  it("accepts Infinity for the run timeout and tool timeout, and the run is not cut short", async () => {
+    const model = new ScriptedModel([{ text: "fine", delayMs: 20 }]);
+    const agent = new Agent({
+      model,
+      limits: { timeoutMs: Number.POSITIVE_INFINITY },
+      toolTimeoutMs: Number.POSITIVE_INFINITY,
+    });
+    const result = await agent.run("go");
+    expect(result.stopReason).toBe("completed");
+    expect(() => new Agent({ model, maxOutputTokens: Number.POSITIVE_INFINITY })).toThrow(
+      InvalidArgumentError,
+    );
+  });
+});

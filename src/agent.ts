@@ -59,8 +59,19 @@ export interface AgentStream extends AsyncIterable<AgentEvent> {
   readonly result: Promise<AgentResult>;
 }
 
-function checkNonNegative(argument: string, value: number | undefined): void {
-  if (value !== undefined && (!Number.isFinite(value) || value <= 0)) {
+/** Checks an optional positive number; `Infinity` is allowed where it means "no limit". */
+function checkPositive(
+  argument: string,
+  value: number | undefined,
+  { infinite }: { infinite: boolean },
+): void {
+  if (value === undefined) return;
+  if (
+    typeof value !== "number" ||
+    Number.isNaN(value) ||
+    value <= 0 ||
+    (!infinite && !Number.isFinite(value))
+  ) {
     throw new InvalidArgumentError({ argument, message: `expected a positive number, got ${String(value)}` });
   }
 }
@@ -91,10 +102,10 @@ export class Agent {
     this.limits = resolveLimits(options.limits);
     this.prompts = { ...DEFAULT_LIMIT_PROMPTS, ...options.prompts };
     this.retry = resolveRetryPolicy(options.retry);
-    checkNonNegative("toolTimeoutMs", options.toolTimeoutMs);
-    checkNonNegative("toolConcurrency", options.toolConcurrency);
-    checkNonNegative("maxToolResultChars", options.maxToolResultChars);
-    checkNonNegative("maxOutputTokens", options.maxOutputTokens);
+    checkPositive("toolTimeoutMs", options.toolTimeoutMs, { infinite: true });
+    checkPositive("toolConcurrency", options.toolConcurrency, { infinite: true });
+    checkPositive("maxToolResultChars", options.maxToolResultChars, { infinite: true });
+    checkPositive("maxOutputTokens", options.maxOutputTokens, { infinite: false });
     this.loopDetection =
       options.loopDetection === false ? false : { ...DEFAULT_LOOP_DETECTION, ...options.loopDetection };
     if (this.loopDetection !== false) new LoopDetector(this.loopDetection); // validates

@@ -4,7 +4,10 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 export interface AgentLimits {
   /** Hard: at most this many model turns. Default 20. */
   maxTurns: number;
-  /** Hard: wall-clock budget of a run; aborts the in-flight model call and tools. Default 300 000 ms. */
+  /**
+   * Hard: wall-clock budget of a run; aborts the in-flight model call and tools. Default 300 000 ms;
+   * `Infinity` for none.
+   */
   timeoutMs: number;
   /** Hard: cumulative total tokens of a run. Default: no limit. */
   maxTokens?: number;
@@ -43,8 +46,12 @@ export const DEFAULT_LIMIT_PROMPTS: Readonly<LimitPrompts> = Object.freeze({
     "with what you have found so far, and say what is missing.",
 });
 
-function checkPositive(name: string, value: number | undefined, { integer }: { integer: boolean }): void {
-  if (value === undefined) return;
+function checkPositive(
+  name: string,
+  value: number | undefined,
+  { integer, infinite = false }: { integer: boolean; infinite?: boolean },
+): void {
+  if (value === undefined || (infinite && value === Number.POSITIVE_INFINITY)) return;
   if (
     typeof value !== "number" ||
     !Number.isFinite(value) ||
@@ -62,7 +69,7 @@ function checkPositive(name: string, value: number | undefined, { integer }: { i
 export function resolveLimits(limits: Partial<AgentLimits> | undefined): AgentLimits {
   const resolved: AgentLimits = { ...DEFAULT_LIMITS, ...limits };
   checkPositive("maxTurns", resolved.maxTurns, { integer: true });
-  checkPositive("timeoutMs", resolved.timeoutMs, { integer: false });
+  checkPositive("timeoutMs", resolved.timeoutMs, { integer: false, infinite: true });
   checkPositive("maxTokens", resolved.maxTokens, { integer: false });
   checkPositive("softMaxSteps", resolved.softMaxSteps, { integer: true });
   checkPositive("softTimeoutMs", resolved.softTimeoutMs, { integer: false });

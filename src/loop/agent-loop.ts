@@ -93,7 +93,11 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
   const onAbort = () => controller.abort(config.signal?.reason);
   config.signal?.addEventListener("abort", onAbort, { once: true });
   if (config.signal?.aborted) onAbort();
-  const timer = setTimeout(() => controller.abort(TIMEOUT), limits.timeoutMs);
+  // setTimeout fires at once for delays beyond 2^31-1 ms: treat those (and Infinity) as "no timeout".
+  const timer =
+    limits.timeoutMs <= 2_147_483_647
+      ? setTimeout(() => controller.abort(TIMEOUT), limits.timeoutMs)
+      : undefined;
   const signal = controller.signal;
   const detector = config.loopDetection === false ? undefined : new LoopDetector(config.loopDetection);
   const usage = emptyUsage();
