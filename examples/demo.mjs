@@ -1,8 +1,9 @@
 // npm run demo — the weather-and-calculator agent, end to end through the real OpenAI provider and HTTP stack.
 // Without OPENAI_API_KEY it talks to agentloop's bundled mock OpenAI-compatible server (a scripted stand-in for
 // the model: it asks for the weather of both cities, then for the difference, then answers from the results).
-import { Agent, calculator, createOpenAI, tool } from "agentloop";
+import { Agent, createOpenAI, tool } from "agentloop";
 import { startMockOpenAIServer } from "agentloop/testing";
+import { calculator } from "agentloop/tools";
 import { z } from "zod";
 
 const WEATHER = { paris: { tempC: 18, sky: "partly cloudy" }, london: { tempC: 11, sky: "light rain" } };

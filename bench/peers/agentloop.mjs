@@ -33,6 +33,9 @@ function agentFor(baseURL, apiKey) {
       tools,
       system: SYSTEM_PROMPT,
       limits: { maxTurns: MAX_STEPS },
+      // The mock model repeats the same two calls every turn by design; agentloop's default loop detection
+      // would (rightly) stop that after 3 turns. The peers have no loop detection, so it is off here.
+      loopDetection: false,
     });
     agents.set(key, agent);
   }

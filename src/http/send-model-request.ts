@@ -3,7 +3,7 @@ import { AgentloopError } from "../errors/agentloop-error.js";
 import { isRetryableStatus, ModelCallError } from "../errors/model-call-error.js";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import type { RetryInfo } from "../models/model.js";
-import type { HttpClient, HttpResponse } from "./http-client.js";
+import { type HttpClient, type HttpResponse, RequestTimeoutError } from "./http-client.js";
 import { computeRetryDelay, parseRetryAfter, type RetryPolicy, sleep } from "./retry-policy.js";
 
 /** What a provider knows about its error envelope. */
@@ -40,37 +40,38 @@ export interface OpenStream {
   dispose(): void;
 }
 
+/**
+ * One attempt's timeout state. The transport enforces the timeout until the response headers arrive; after
+ * that a plain timer cancels the response (no AbortController per attempt: on Node 20 one costs about as much
+ * as the rest of the request bookkeeping).
+ */
 interface Attempt {
-  controller: AbortController;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
   timedOut: boolean;
+  /** Starts the body-phase timer: when it fires, the response is cancelled and the attempt counts as timed out. */
+  watch(response: HttpResponse): void;
   dispose(): void;
 }
 
-function startAttempt(signal: AbortSignal | undefined, timeoutMs: number): Attempt {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
+function startAttempt(timeoutMs: number): Attempt {
   const attempt: Attempt = {
-    controller,
+    timer: undefined,
     timedOut: false,
-    timer: setTimeout(() => {
-      attempt.timedOut = true;
-      controller.abort(new Error("timeout"));
-    }, timeoutMs),
-    dispose: () => {
-      clearTimeout(attempt.timer);
-      signal?.removeEventListener("abort", onAbort);
+    watch: (response) => {
+      attempt.timer = setTimeout(() => {
+        attempt.timedOut = true;
+        response.cancel();
+      }, timeoutMs);
     },
+    dispose: () => clearTimeout(attempt.timer),
   };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) onAbort();
   return attempt;
 }
 
 function toCallError(error: unknown, options: SendModelRequestOptions, attempt: Attempt): AgentloopError {
   const { signal, url, timeoutMs } = options;
   if (signal?.aborted) return AbortError.isInstance(error) ? error : new AbortError({ cause: signal.reason });
-  if (attempt.timedOut) {
+  if (attempt.timedOut || error instanceof RequestTimeoutError) {
     return new ModelCallError({
       message: `Model request timed out after ${timeoutMs} ms`,
       isRetryable: true,
@@ -116,7 +117,7 @@ async function withRetries<T>(
 ): Promise<T> {
   const { client, url, headers, body, retry, signal, onRetry } = options;
   for (let n = 0; ; n++) {
-    const attempt = startAttempt(signal, options.timeoutMs);
+    const attempt = startAttempt(options.timeoutMs);
     let failure: AgentloopError;
     try {
       const response = await client({
@@ -124,8 +125,10 @@ async function withRetries<T>(
         method: "POST",
         headers,
         body,
-        signal: attempt.controller.signal,
+        signal,
+        timeoutMs: options.timeoutMs,
       });
+      attempt.watch(response);
       if (response.status >= 200 && response.status < 300) return await use(response, attempt);
       failure = await statusError(response, options);
       attempt.dispose();
@@ -167,14 +170,15 @@ export function sendModelRequest<T>(
  */
 export function openModelStream(options: SendModelRequestOptions): Promise<OpenStream> {
   return withRetries(options, async (response, attempt) => {
-    attempt.timer.refresh();
     const body: AsyncIterable<string> = {
       async *[Symbol.asyncIterator]() {
         try {
           for await (const chunk of response.body) {
-            attempt.timer.refresh();
+            attempt.timer?.refresh();
             yield chunk;
           }
+          // A cancelled fetch body can end quietly instead of failing.
+          if (attempt.timedOut) throw new Error("stalled");
         } catch (error) {
           const failure = toCallError(error, options, attempt);
           if (attempt.timedOut) {

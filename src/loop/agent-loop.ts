@@ -234,8 +234,9 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
   } finally {
     clearTimeout(timer);
     config.signal?.removeEventListener("abort", onAbort);
-    // Stop stragglers (abandoned tools, a backoff wait) whatever ended the run.
-    if (!signal.aborted) controller.abort(new Error("run finished"));
+    // Ended early (the consumer stopped iterating) or by an unexpected throw: stop whatever is in flight.
+    // A normal end has nothing in flight (timed-out tools were aborted already), so it skips the cost.
+    if (stopReason === undefined && !signal.aborted) controller.abort(new Error("run finished"));
   }
   const final: StopReason = stopReason ?? "error";
   if (final === "timeout" || final === "aborted") {

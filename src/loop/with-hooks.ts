@@ -16,13 +16,20 @@ export interface AgentHooks {
  * non-fatal `error` event right after the event that triggered it (a rejection that arrives later is
  * reported with the next event); hooks are not called for those error events, so a failing hook cannot loop.
  */
-export async function* withHooks(
+export function withHooks(
   events: AsyncGenerator<AgentEvent, unknown>,
   hooks: AgentHooks,
 ): AsyncGenerator<AgentEvent, unknown> {
-  if (hooks.onEvent === undefined && hooks.onToolStart === undefined && hooks.onToolEnd === undefined) {
-    return yield* events;
-  }
+  // No hooks: hand the loop's generator through untouched (no extra async hop per event).
+  if (hooks.onEvent === undefined && hooks.onToolStart === undefined && hooks.onToolEnd === undefined)
+    return events;
+  return callHooks(events, hooks);
+}
+
+async function* callHooks(
+  events: AsyncGenerator<AgentEvent, unknown>,
+  hooks: AgentHooks,
+): AsyncGenerator<AgentEvent, unknown> {
   const late: AgentEvent[] = [];
   const report = (hook: string, error: unknown, step: number): AgentEvent =>
     createEvent("error", step, {

@@ -1,5 +1,3 @@
-export { calculator } from "./calculator.js";
-export { evaluateExpression, MAX_EXPRESSION_LENGTH } from "./evaluate-expression.js";
 export {
   DEFAULT_MAX_RESULT_CHARS,
   DEFAULT_TOOL_CONCURRENCY,

@@ -1,7 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { JsonSchema } from "../models/model.js";
 import { describeZodIssues } from "./describe-zod-issues.js";
+import { formatIssuePath } from "./format-issue-path.js";
 import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 import { validateJsonSchema } from "./validate-json-schema.js";
 
@@ -23,6 +24,8 @@ export function isZodSchema(value: unknown): value is z.core.$ZodType {
   return typeof value === "object" && value !== null && "_zod" in value && typeof value._zod === "object";
 }
 
+type ZodIssue = z.core.$ZodIssue;
+
 function checkObjectSchema(schema: JsonSchema): void {
   if (schema.type !== "object") {
     throw new InvalidArgumentError({
@@ -37,30 +40,80 @@ function withoutDialect(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-function fromZod(schema: z.core.$ZodType): ResolvedToolParameters {
+/** The Standard Schema v1 interface (zod 4, valibot, arktype, ...), with Standard JSON Schema when present. */
+interface StandardSchemaLike {
+  "~standard": {
+    version: 1;
+    vendor: string;
+    validate: (value: unknown) => StandardResult | Promise<StandardResult>;
+    jsonSchema?: { input: (options: { target: string }) => Record<string, unknown> };
+  };
+}
+
+type StandardIssue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };
+type StandardResult = { value: unknown; issues?: undefined } | { issues: ReadonlyArray<StandardIssue> };
+
+/** True for a Standard Schema (zod 4 and others), from any copy of its library. */
+function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  if (typeof value !== "object" || value === null || !("~standard" in value)) return false;
+  const standard = (value as { "~standard": unknown })["~standard"];
+  return (
+    typeof standard === "object" &&
+    standard !== null &&
+    typeof (standard as { validate?: unknown }).validate === "function"
+  );
+}
+
+function toIssues(issues: ReadonlyArray<StandardIssue>, input: unknown): ToolArgumentIssue[] {
+  if (issues.every((issue) => typeof (issue as { code?: unknown }).code === "string")) {
+    return describeZodIssues({ issues: issues as unknown as ZodIssue[], input });
+  }
+  return issues.map((issue) => ({
+    path: formatIssuePath((issue.path ?? []).map((key) => (typeof key === "object" ? key.key : key))),
+    expected: "a valid value",
+    received: "an invalid value",
+    message: issue.message,
+  }));
+}
+
+/**
+ * A Standard Schema with Standard JSON Schema support (zod 4 classic, and other libraries). agentloop never
+ * imports zod at run time: it uses the schema's own `~standard` interface.
+ */
+function fromStandardSchema(schema: StandardSchemaLike): ResolvedToolParameters {
+  const standard = schema["~standard"];
+  if (standard.jsonSchema === undefined) {
+    throw new InvalidArgumentError({
+      argument: "parameters",
+      message:
+        `the ${standard.vendor} schema cannot describe itself as JSON Schema (no "~standard".jsonSchema); ` +
+        "use zod 4 (classic) or pass a plain JSON Schema object",
+    });
+  }
   let converted: JsonSchema;
   try {
-    converted = z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
+    converted = standard.jsonSchema.input({ target: "draft-2020-12" });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new InvalidArgumentError({
       argument: "parameters",
-      message: `the zod schema cannot be converted to JSON Schema: ${reason}`,
+      message: `the ${standard.vendor} schema cannot be converted to JSON Schema: ${reason}`,
       cause: error,
     });
   }
   const jsonSchema = withoutDialect(converted);
   checkObjectSchema(jsonSchema);
+  const settle = (result: StandardResult, args: unknown): ToolArgumentsResult<unknown> =>
+    result.issues === undefined
+      ? { ok: true, value: result.value }
+      : { ok: false, issues: toIssues(result.issues, args), cause: result.issues };
   return {
     jsonSchema,
-    parseArguments: async (args) => {
-      const result = await z.safeParseAsync(schema, args);
-      if (result.success) return { ok: true, value: result.data };
-      return {
-        ok: false,
-        issues: describeZodIssues({ issues: result.error.issues, input: args }),
-        cause: result.error,
-      };
+    parseArguments: (args) => {
+      const result = standard.validate(args);
+      return result instanceof Promise
+        ? result.then((r) => settle(r, args))
+        : Promise.resolve(settle(result, args));
     },
   };
 }
@@ -88,14 +141,15 @@ function fromJsonSchema(parameters: JsonSchema): ResolvedToolParameters {
 }
 
 /**
- * Derives a tool's JSON Schema and argument parser from its `parameters` (a zod schema or a plain JSON Schema
- * object). Called once per tool, at creation. Zod schemas are converted with `z.toJSONSchema(schema,
- * { io: "input" })` (draft 2020-12, so `.describe()` becomes `description`, defaulted fields are optional) and
- * `$schema` is dropped; plain schemas are deep-copied. Throws {@link InvalidArgumentError} when the schema cannot
+ * Derives a tool's JSON Schema and argument parser from its `parameters` (a zod 4 schema — any Standard Schema
+ * with Standard JSON Schema support — or a plain JSON Schema object). Called once per tool, at creation. Zod
+ * schemas are converted through `schema["~standard"].jsonSchema.input({ target: "draft-2020-12" })` (the same
+ * converter as `z.toJSONSchema(schema, { io: "input" })`: `.describe()` becomes `description`, defaulted fields
+ * are optional) and `$schema` is dropped; plain schemas are deep-copied. Throws {@link InvalidArgumentError} when the schema cannot
  * be converted or its top level is not `type: "object"`.
  */
 export function resolveToolParameters({ parameters }: { parameters: unknown }): ResolvedToolParameters {
-  if (isZodSchema(parameters)) return fromZod(parameters);
+  if (isStandardSchema(parameters)) return fromStandardSchema(parameters);
   if (
     typeof parameters === "object" &&
     parameters !== null &&

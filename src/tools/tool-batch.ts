@@ -36,7 +36,10 @@ interface CallRun {
   readonly call: ToolCall;
   readonly startedAt: number;
   tool: Tool | undefined;
+  /** Created on first read of `ctx.signal` (most tools never read it; an AbortController is not free). */
   controller: AbortController | undefined;
+  /** Set when the call was aborted (timeout, outer abort), so a late first read sees an aborted signal. */
+  abortReason: { value: unknown } | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   done: boolean;
 }
@@ -62,9 +65,30 @@ function failure(error: Error): Failure {
   return { type: error.name, message: error.message };
 }
 
+/** Aborts a call's signal (if a tool ever read it) and remembers the reason for a later first read. */
+function abortCall(run: CallRun, reason: unknown): void {
+  run.abortReason ??= { value: reason };
+  run.controller?.abort(reason);
+}
+
+/** The context a tool is called with; `signal` is created lazily. */
+function contextOf(run: CallRun, step: number): ToolContext {
+  return {
+    get signal(): AbortSignal {
+      if (run.controller === undefined) {
+        run.controller = new AbortController();
+        if (run.abortReason !== undefined) run.controller.abort(run.abortReason.value);
+      }
+      return run.controller.signal;
+    },
+    toolCallId: run.call.id,
+    step,
+  };
+}
+
 function onTimeout(batch: ToolBatch, run: CallRun, timeoutMs: number): void {
   const error = new ToolTimeoutError({ toolName: run.call.name, timeoutMs });
-  run.controller?.abort(error);
+  abortCall(run, error);
   batch.fail(run, error);
 }
 
@@ -127,6 +151,7 @@ export class ToolBatch {
       startedAt: performance.now(),
       tool: undefined,
       controller: undefined,
+      abortReason: undefined,
       timer: undefined,
       done: false,
     };
@@ -148,7 +173,6 @@ export class ToolBatch {
         return;
       }
       run.tool = tool;
-      run.controller = new AbortController();
       this.active.add(run);
       const timeoutMs = tool.timeoutMs ?? this.config.defaultTimeoutMs;
       if (timeoutMs <= MAX_TIMER_MS) run.timer = setTimeout(onTimeout, timeoutMs, this, run, timeoutMs);
@@ -175,7 +199,7 @@ export class ToolBatch {
 
   private execute(run: CallRun, parsed: ToolArgumentsResult<unknown>): void {
     const tool = run.tool;
-    if (run.done || tool === undefined || run.controller === undefined) return;
+    if (run.done || tool === undefined) return;
     if (!parsed.ok) {
       this.fail(
         run,
@@ -183,11 +207,7 @@ export class ToolBatch {
       );
       return;
     }
-    const ctx: ToolContext = {
-      signal: run.controller.signal,
-      toolCallId: run.call.id,
-      step: this.config.step,
-    };
+    const ctx = contextOf(run, this.config.step);
     let result: unknown;
     try {
       result = tool.execute(parsed.value, ctx);
@@ -258,7 +278,7 @@ export class ToolBatch {
       run.done = true;
       if (run.timer !== undefined) clearTimeout(run.timer);
       startedAt.set(run.index, run.startedAt);
-      run.controller?.abort(reason);
+      abortCall(run, reason);
     }
     this.active.clear();
     this.calls.forEach((call, index) => {

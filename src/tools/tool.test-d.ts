@@ -51,11 +51,11 @@ describe("tool types", () => {
   });
 
   it("rejects an execute that misuses the arguments", () => {
+    // @ts-expect-error n is a number, not a string (no overload accepts it)
     tool({
       name: "t",
       description: "",
       parameters: z.object({ n: z.number() }),
-      // @ts-expect-error n is a number, not a string
       execute: ({ n }: { n: string }) => n,
     });
   });

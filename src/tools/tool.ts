@@ -84,7 +84,8 @@ export interface ZodToolOptions<Schema extends z.core.$ZodType, Result>
 }
 
 /** Options of {@link tool} with a plain JSON Schema: the arguments are validated but untyped. */
-export interface JsonSchemaToolOptions<Result> extends ToolOptionsBase<Record<string, unknown>, Result> {
+export interface JsonSchemaToolOptions<Result, Args extends Record<string, unknown> = Record<string, unknown>>
+  extends ToolOptionsBase<Args, Result> {
   /** A JSON Schema of the arguments object (top-level `type: "object"`). */
   parameters: JsonSchema;
 }
@@ -148,8 +149,13 @@ function checkOptions(options: ToolOptionsBase<never, unknown> & { parameters: u
 export function tool<Schema extends z.core.$ZodType, Result>(
   options: ZodToolOptions<Schema, Result>,
 ): Tool<z.output<Schema>, Result>;
-/** Defines a tool whose `parameters` is a plain JSON Schema: arguments are validated, typed as a record. */
-export function tool<Result>(options: JsonSchemaToolOptions<Result>): Tool<Record<string, unknown>, Result>;
+/**
+ * Defines a tool whose `parameters` is a plain JSON Schema: arguments are validated against it and typed as a
+ * record, or as `Args` when given (`tool<{ city: string }>({ ... })` — the schema must match it).
+ */
+export function tool<Args extends Record<string, unknown> = Record<string, unknown>, Result = unknown>(
+  options: JsonSchemaToolOptions<Result, Args>,
+): Tool<Args, Result>;
 export function tool(
   options: ToolOptionsBase<never, unknown> & { parameters: unknown },
 ): Tool<never, unknown> {

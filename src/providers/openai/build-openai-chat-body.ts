@@ -1,6 +1,8 @@
+import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import type { Message } from "../../models/message.js";
 import type { ModelRequest } from "../../models/model.js";
-import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
-import { convertToOpenAIToolChoice, convertToOpenAITools } from "./convert-to-openai-tools.js";
+import { openAIMessageJson } from "./convert-to-openai-messages.js";
+import { convertToOpenAIToolChoice, openAIToolsJson } from "./convert-to-openai-tools.js";
 
 /** Options of {@link buildOpenAIChatBody}. */
 export interface BuildOpenAIChatBodyOptions {
@@ -29,13 +31,12 @@ export function buildOpenAIChatBody({
   extraBody,
   stream,
 }: BuildOpenAIChatBodyOptions): string {
-  const body: Record<string, unknown> = {
-    model: modelId,
-    messages: convertToOpenAIMessages(request.messages),
-  };
+  // Everything but `messages` and `tools` goes through one small JSON.stringify; those two are spliced in
+  // from per-message and per-tools-array caches (see openAIMessageJson), so a turn serialises only what is new.
+  const body: Record<string, unknown> = { model: modelId };
   const tools = request.tools;
-  if (tools !== undefined && tools.length > 0) {
-    body.tools = convertToOpenAITools(tools);
+  const withTools = tools !== undefined && tools.length > 0;
+  if (withTools) {
     if (request.toolChoice !== undefined) body.tool_choice = convertToOpenAIToolChoice(request.toolChoice);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   }
@@ -61,5 +62,20 @@ export function buildOpenAIChatBody({
     delete body.stream;
     delete body.stream_options;
   }
-  return JSON.stringify(body);
+  if ("messages" in body || "tools" in body) {
+    throw new InvalidArgumentError({
+      argument: "providerOptions",
+      message: "messages and tools cannot be set through extraBody or providerOptions",
+    });
+  }
+  const rest = JSON.stringify(body);
+  const messages = request.messages;
+  let json = `${rest.slice(0, -1)},"messages":[`;
+  for (let i = 0; i < messages.length; i++) {
+    if (i > 0) json += ",";
+    json += openAIMessageJson(messages[i] as Message);
+  }
+  json += "]";
+  if (withTools) json += `,"tools":${openAIToolsJson(tools)}`;
+  return `${json}}`;
 }

@@ -18,6 +18,22 @@ export function convertToOpenAIMessages(messages: readonly Message[]): OpenAIWir
   return result;
 }
 
+const messageJsonCache = new WeakMap<Message, string>();
+
+/**
+ * The JSON text of one converted message, serialised once per message object: a conversation's history is
+ * sent again every turn, but only its new messages are converted and serialised. Messages must not be mutated
+ * after they were sent (agentloop never does; build a new message instead).
+ */
+export function openAIMessageJson(message: Message): string {
+  let json = messageJsonCache.get(message);
+  if (json === undefined) {
+    json = JSON.stringify(convertMessage(message));
+    messageJsonCache.set(message, json);
+  }
+  return json;
+}
+
 function convertMessage(message: Message): OpenAIWireMessage {
   switch (message.role) {
     case "system":

@@ -22,6 +22,18 @@ export function convertToOpenAITools(tools: readonly ModelToolSpec[]): OpenAIWir
   return converted;
 }
 
+const toolJsonCache = new WeakMap<readonly ModelToolSpec[], string>();
+
+/** The JSON text of {@link convertToOpenAITools}, serialised once per tools array. */
+export function openAIToolsJson(tools: readonly ModelToolSpec[]): string {
+  let json = toolJsonCache.get(tools);
+  if (json === undefined) {
+    json = JSON.stringify(convertToOpenAITools(tools));
+    toolJsonCache.set(tools, json);
+  }
+  return json;
+}
+
 /** Converts a neutral {@link ToolChoice} to the wire `tool_choice`. */
 export function convertToOpenAIToolChoice(choice: ToolChoice): OpenAIWireToolChoice {
   if (typeof choice === "string") return choice;

@@ -1,20 +1,26 @@
-import { z } from "zod";
+import { type Tool, tool } from "../tools/tool.js";
 import { evaluateExpression, MAX_EXPRESSION_LENGTH } from "./evaluate-expression.js";
-import { type Tool, tool } from "./tool.js";
 
 function createCalculator(): Tool<{ expression: string }, number> {
-  return tool({
+  return tool<{ expression: string }, number>({
     name: "calculator",
     description:
       "Evaluates an arithmetic expression and returns the number. Supports + - * / %, ** and ^ (power), " +
       "parentheses, unary minus (binds tighter than power: write -(2^2) for -4), the constants pi and e, and " +
       "sqrt, abs, round, floor, ceil, min, max, pow, log (natural), exp, sin, cos, tan (radians).",
-    parameters: z.object({
-      expression: z
-        .string()
-        .max(MAX_EXPRESSION_LENGTH)
-        .describe("The expression, e.g. (2 + 3) * sqrt(16) / 2^3"),
-    }),
+    // Plain JSON Schema, so the built-in tools load without zod.
+    parameters: {
+      type: "object",
+      properties: {
+        expression: {
+          type: "string",
+          maxLength: MAX_EXPRESSION_LENGTH,
+          description: "The expression, e.g. (2 + 3) * sqrt(16) / 2^3",
+        },
+      },
+      required: ["expression"],
+      additionalProperties: false,
+    },
     idempotent: true,
     execute: ({ expression }) => evaluateExpression(expression),
   });

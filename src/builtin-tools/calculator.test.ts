@@ -1,10 +1,10 @@
 import jsep from "jsep";
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { executeToolCalls } from "../tools/execute-tool-calls.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
 import { calculator } from "./calculator.js";
 import { evaluateExpression } from "./evaluate-expression.js";
-import { executeToolCalls } from "./execute-tool-calls.js";
-import { ToolRegistry } from "./tool-registry.js";
 
 describe("evaluateExpression", () => {
   it.each([
