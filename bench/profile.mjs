@@ -24,7 +24,8 @@ const baseURL = await new Promise((resolve) => {
 const peer = args.includes("--peer") ? args[args.indexOf("--peer") + 1] : "agentloop";
 const { runAgent } = await import(`./peers/${peer}.mjs`);
 const { PROMPT } = await import("./peers/common.mjs");
-for (let i = 0; i < 50; i++) await runAgent({ baseURL, apiKey: "k", prompt: PROMPT, stream }); // warm up
+const warm = args.includes("--warm") ? Number(args[args.indexOf("--warm") + 1]) : 50;
+for (let i = 0; i < warm; i++) await runAgent({ baseURL, apiKey: "k", prompt: PROMPT, stream }); // warm up
 
 const session = new inspector.Session();
 session.connect();
