@@ -29,7 +29,10 @@ let common: {
 let finalText: string;
 
 beforeAll(async () => {
-  const mock = (await import(bench("mock-openai-server.mjs"))) as { createMockServer(): MockServer; FINAL_TEXT: string };
+  const mock = (await import(bench("mock-openai-server.mjs"))) as {
+    createMockServer(): MockServer;
+    FINAL_TEXT: string;
+  };
   finalText = mock.FINAL_TEXT;
   server = mock.createMockServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,7 +1,11 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
 import type { HttpClient } from "../../http/http-client.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
-import { openModelStream, sendModelRequest } from "../../http/send-model-request.js";
+import {
+  openModelStream,
+  type SendModelRequestOptions,
+  sendModelRequest,
+} from "../../http/send-model-request.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import { buildOpenAIChatBody } from "./build-openai-chat-body.js";
@@ -50,23 +54,9 @@ export class OpenAIChatModel implements Model {
 
   /** Sends one non-streaming request (retrying transient failures) and returns the parsed answer. */
   async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const { config, url } = this;
+    const { url } = this;
     return sendModelRequest({
-      client: config.client,
-      url,
-      headers: this.headers(false),
-      body: buildOpenAIChatBody({
-        modelId: this.modelId,
-        request,
-        extraBody: config.extraBody,
-        stream: false,
-      }),
-      retry: config.retry,
-      timeoutMs: config.timeoutMs,
-      signal: options.signal,
-      onRetry: options.onRetry,
-      parseErrorBody: parseOpenAIErrorBody,
-      isRetryable: isRetryableOpenAIStatus,
+      ...this.sendOptions({ request, options, stream: false }),
       read: async (response) => parseOpenAIChatCompletion(await response.text(), url),
     });
   }
@@ -80,29 +70,38 @@ export class OpenAIChatModel implements Model {
     request: ModelRequest,
     options: ModelCallOptions = {},
   ): AsyncGenerator<ModelStreamPart, void, undefined> {
-    const { config, url } = this;
-    const open = await openModelStream({
+    const { url } = this;
+    const open = await openModelStream(this.sendOptions({ request, options, stream: true }));
+    try {
+      yield* readOpenAIChatStream(open.body, url);
+    } finally {
+      open.dispose();
+    }
+  }
+
+  /** What both modes send: the body, headers, retry policy, timeout and the OpenAI error mapping. */
+  private sendOptions({
+    request,
+    options,
+    stream,
+  }: {
+    request: ModelRequest;
+    options: ModelCallOptions;
+    stream: boolean;
+  }): SendModelRequestOptions {
+    const { config } = this;
+    return {
       client: config.client,
-      url,
-      headers: this.headers(true),
-      body: buildOpenAIChatBody({
-        modelId: this.modelId,
-        request,
-        extraBody: config.extraBody,
-        stream: true,
-      }),
+      url: this.url,
+      headers: this.headers(stream),
+      body: buildOpenAIChatBody({ modelId: this.modelId, request, extraBody: config.extraBody, stream }),
       retry: config.retry,
       timeoutMs: config.timeoutMs,
       signal: options.signal,
       onRetry: options.onRetry,
       parseErrorBody: parseOpenAIErrorBody,
       isRetryable: isRetryableOpenAIStatus,
-    });
-    try {
-      yield* readOpenAIChatStream(open.body, url);
-    } finally {
-      open.dispose();
-    }
+    };
   }
 
   private headers(stream: boolean): Record<string, string> {
