@@ -11,6 +11,8 @@ await build({
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
     "builtin-tools/index": "src/builtin-tools/index.ts",
+    "integrations/redis/index": "src/integrations/redis/index.ts",
+    "integrations/postgres/index": "src/integrations/postgres/index.ts",
   },
   outdir: "dist",
   bundle: true,

@@ -7,13 +7,22 @@ import {
   type LimitPrompts,
   resolveLimits,
 } from "./loop/agent-limits.js";
-import { type AgentLoopOutcome, agentLoop } from "./loop/agent-loop.js";
+import { type AgentLoopConfig, type AgentLoopOutcome, agentLoop } from "./loop/agent-loop.js";
 import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
+import {
+  type ContextOptions,
+  type ResolvedContextOptions,
+  resolveContextOptions,
+} from "./loop/context-options.js";
 import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from "./loop/loop-detector.js";
 import { type AgentHooks, withHooks } from "./loop/with-hooks.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
 import { resolveModel } from "./models/resolve-model.js";
+import { type MessageRedactor, openSessionRun } from "./sessions/open-session-run.js";
+import { RunState } from "./sessions/run-state.js";
+import { createRedactor } from "./stores/redactor.js";
+import type { SessionStore } from "./stores/session-store.js";
 import type { Tool } from "./tools/tool.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
 
@@ -43,6 +52,15 @@ export interface AgentOptions extends AgentHooks {
   loopDetection?: Partial<LoopDetectionOptions> | false;
   temperature?: number;
   maxOutputTokens?: number;
+  /** Keeps the history within the context window (compaction); see docs/context.md. */
+  context?: ContextOptions;
+  /** Where sessions persist (`agent.run(input, { sessionId })`). */
+  store?: SessionStore;
+  /**
+   * Redaction of what is persisted: on by default when a store is set (API keys, bearer tokens, emails);
+   * `false` turns it off, a redactor from `createRedactor` configures it.
+   */
+  redact?: boolean | MessageRedactor;
 }
 
 /** Per-run options. */
@@ -51,6 +69,11 @@ export interface RunOptions {
   messages?: readonly Message[];
   /** Aborts the run: the model call and running tools are cancelled, the stop reason is `aborted`. */
   signal?: AbortSignal;
+  /**
+   * Continue (or start) a stored session: its history is loaded, new messages are persisted after each step,
+   * and concurrent runs of one session are rejected with `SessionBusyError`. Needs the `store` option.
+   */
+  sessionId?: string;
 }
 
 /** The events of a streamed run, plus its result. */
@@ -88,6 +111,8 @@ export class Agent {
   private readonly prompts: LimitPrompts;
   private readonly retry: RetryPolicy;
   private readonly loopDetection: LoopDetectionOptions | false;
+  private readonly context: ResolvedContextOptions | undefined;
+  private readonly redactor: MessageRedactor | undefined;
   private readonly options: AgentOptions;
 
   constructor(options: AgentOptions) {
@@ -109,6 +134,13 @@ export class Agent {
     this.loopDetection =
       options.loopDetection === false ? false : { ...DEFAULT_LOOP_DETECTION, ...options.loopDetection };
     if (this.loopDetection !== false) new LoopDetector(this.loopDetection); // validates
+    this.context = options.context === undefined ? undefined : resolveContextOptions(options.context);
+    this.redactor =
+      options.redact === false || options.store === undefined
+        ? undefined
+        : options.redact === undefined || options.redact === true
+          ? createRedactor()
+          : options.redact;
   }
 
   /** Runs the agent on `input` and resolves with the result. Never rejects for model or tool failures. */
@@ -194,6 +226,30 @@ export class Agent {
   private events(input: string, options: RunOptions, stream: boolean): AsyncGenerator<AgentEvent, unknown> {
     if (typeof input !== "string")
       throw new InvalidArgumentError({ argument: "input", message: "expected a string" });
+    const { sessionId } = options;
+    if (sessionId !== undefined) {
+      if (this.options.store === undefined) {
+        throw new InvalidArgumentError({
+          argument: "sessionId",
+          message: "a session needs the Agent's store option",
+        });
+      }
+      if (options.messages !== undefined) {
+        throw new InvalidArgumentError({
+          argument: "messages",
+          message: "pass either messages or sessionId, not both",
+        });
+      }
+      if (typeof sessionId !== "string" || sessionId === "") {
+        throw new InvalidArgumentError({ argument: "sessionId", message: "expected a non-empty string" });
+      }
+      if (input.trim() === "")
+        throw new InvalidArgumentError({ argument: "input", message: "the task is empty" });
+      return withHooks(
+        this.sessionEvents({ input, options, stream, sessionId, store: this.options.store }),
+        this.options,
+      );
+    }
     const prior = options.messages ?? [];
     if (input.trim() === "" && prior.length === 0) {
       throw new InvalidArgumentError({
@@ -201,21 +257,70 @@ export class Agent {
         message: "the task is empty and there is no conversation to continue",
       });
     }
+    const { messages } = this.conversation(prior, input);
+    return withHooks(agentLoop(this.loopConfig({ input, messages, options, stream })), this.options);
+  }
+
+  /** The run's messages: the system prompt (unless the history starts with one), the history, the input. */
+  private conversation(
+    prior: readonly Message[],
+    input: string,
+  ): { messages: Message[]; system: Message | undefined } {
     const messages: Message[] = [];
-    if (this.system !== undefined && prior[0]?.role !== "system")
-      messages.push({ role: "system", content: this.system });
+    let system: Message | undefined;
+    if (this.system !== undefined && prior[0]?.role !== "system") {
+      system = { role: "system", content: this.system };
+      messages.push(system);
+    }
     for (const message of prior) messages.push(message);
     if (input !== "") messages.push({ role: "user", content: input });
-    const { options: o } = this;
-    const loop = agentLoop({
+    return { messages, system };
+  }
+
+  private async *sessionEvents(args: {
+    input: string;
+    options: RunOptions;
+    stream: boolean;
+    sessionId: string;
+    store: SessionStore;
+  }): AsyncGenerator<AgentEvent, unknown> {
+    const { timeoutMs } = this.limits;
+    const session = await openSessionRun({
+      store: args.store,
+      sessionId: args.sessionId,
+      lockTtlMs: (Number.isFinite(timeoutMs) ? Math.min(timeoutMs, 3_600_000) : 3_600_000) + 60_000,
+      redactor: this.redactor,
+    });
+    try {
+      const { messages, system } = this.conversation(session.history, args.input);
+      const persistedCount = messages.length - 1; // everything but the new user message is stored already
+      return yield* agentLoop({
+        ...this.loopConfig({ input: args.input, messages, options: args.options, stream: args.stream }),
+        persistence: session.persistence({ persistedCount, systemMessage: system }),
+        state: session.state,
+        sessionId: args.sessionId,
+      });
+    } finally {
+      await session.release();
+    }
+  }
+
+  private loopConfig(args: {
+    input: string;
+    messages: Message[];
+    options: RunOptions;
+    stream: boolean;
+  }): AgentLoopConfig {
+    const o = this.options;
+    return {
       model: this.model,
       tools: this.tools,
-      messages,
-      task: input,
+      messages: args.messages,
+      task: args.input,
       limits: this.limits,
       prompts: this.prompts,
       retry: this.retry,
-      stream,
+      stream: args.stream,
       parallelToolCalls: o.parallelToolCalls ?? true,
       toolTimeoutMs: o.toolTimeoutMs ?? 30_000,
       toolConcurrency: o.toolConcurrency,
@@ -223,8 +328,9 @@ export class Agent {
       loopDetection: this.loopDetection,
       temperature: o.temperature,
       maxOutputTokens: o.maxOutputTokens,
-      signal: options.signal,
-    });
-    return withHooks(loop, o);
+      signal: args.options.signal,
+      context: this.context,
+      state: new RunState(),
+    };
   }
 }

@@ -6,12 +6,36 @@
  * loop as an event generator) and `Agent` (the friendly wrapper).
  */
 export { Agent, type AgentOptions, type AgentStream, type RunOptions } from "./agent.js";
+export {
+  applySummary,
+  buildSummaryRequest,
+  type CompactionResult,
+  type CompactMessagesOptions,
+  ContextTracker,
+  compactMessages,
+  createEstimatingCounter,
+  createTokenCounter,
+  encodingForModel,
+  estimateTokens,
+  findSummary,
+  groupTurns,
+  type HistoryProblem,
+  loadTokenCounter,
+  SUMMARY_PREFIX,
+  type TokenCounter,
+  validateHistory,
+} from "./context/index.js";
 export * from "./errors/index.js";
 export { createFetchHttpClient, createNodeHttpClient, type HttpClient } from "./http/http-client.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./http/retry-policy.js";
+export type { ContextOptions } from "./loop/context-options.js";
 export * from "./loop/index.js";
 export type { AgentHooks } from "./loop/with-hooks.js";
+export { type WorkingMemoryOptions, workingMemoryTools } from "./memory/working-memory-tools.js";
 export * from "./models/index.js";
 export { resolveModel } from "./models/resolve-model.js";
 export * from "./providers/openai/index.js";
+export type { MessageRedactor } from "./sessions/open-session-run.js";
+export { RunState } from "./sessions/run-state.js";
+export * from "./stores/index.js";
 export * from "./tools/index.js";

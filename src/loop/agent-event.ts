@@ -34,6 +34,18 @@ export interface AgentEventDataMap {
   };
   /** A soft checkpoint fired: `prompt` was added to the conversation and the run goes on. */
   soft_limit: { reason: "steps" | "time"; prompt: string };
+  /**
+   * The history was compacted before a model call: `removedMessages` left the context (summarised with the
+   * "summarize" strategy), old tool results may have been truncated (`truncatedToolResults`).
+   */
+  compaction: {
+    removedMessages: number;
+    truncatedToolResults: number;
+    tokensBefore: number;
+    tokensAfter: number;
+    strategy: "sliding-window" | "summarize";
+    reason: "threshold" | "context_length_exceeded";
+  };
   /** A model call is retried after `delayMs`; `source: "stream"` means the streamed text of this turn is void. */
   retry: { attempt: number; delayMs: number; error: string; source: "request" | "stream" };
   /** Something went wrong. `fatal: true` ends the run; hook failures are reported with `fatal: false`. */

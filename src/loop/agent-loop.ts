@@ -1,13 +1,19 @@
 import { AgentloopError } from "../errors/agentloop-error.js";
+import { isContextLengthError } from "../errors/is-context-length-error.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
-import type { AssistantMessage, Message, ToolCall, ToolMessage } from "../models/message.js";
+import type { Message, ToolMessage } from "../models/message.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
 import { addUsage, emptyUsage, type Usage } from "../models/usage.js";
+import type { RunPersistence } from "../sessions/run-persistence.js";
+import type { RunState } from "../sessions/run-state.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLimits, LimitPrompts } from "./agent-limits.js";
 import { callModel } from "./call-model.js";
+import { ContextManager } from "./context-manager.js";
+import type { ResolvedContextOptions } from "./context-options.js";
 import { createEvent, describeError } from "./create-event.js";
+import { assistantMessage, closeOpenToolCalls, detectLoop } from "./history-helpers.js";
 import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
 import { runTools } from "./run-tools.js";
 
@@ -32,6 +38,14 @@ export interface AgentLoopConfig {
   temperature?: number | undefined;
   maxOutputTokens?: number | undefined;
   signal?: AbortSignal | undefined;
+  /** Context budget and compaction; undefined: compaction only after a provider's context-length error. */
+  context?: ResolvedContextOptions | undefined;
+  /** Persists the run's messages and state at each completed step (sessions). */
+  persistence?: RunPersistence | undefined;
+  /** The run's key-value state, passed to tools as `ctx.state`. */
+  state?: RunState | undefined;
+  /** The session id, passed to tools as `ctx.sessionId`. */
+  sessionId?: string | undefined;
 }
 
 /** What the loop returns besides its events. */
@@ -45,40 +59,6 @@ export interface AgentLoopOutcome {
 }
 
 const TIMEOUT = Symbol("agentloop.timeout");
-
-/** Adds a tool result for every call of the last assistant message that has none, so the history stays valid. */
-export function closeOpenToolCalls(messages: Message[], reason: string): void {
-  let index = messages.length - 1;
-  while (index >= 0 && messages[index]?.role === "tool") index--;
-  const assistant = messages[index];
-  if (assistant?.role !== "assistant" || !assistant.toolCalls?.length) return;
-  const answered = new Set<string>();
-  for (let i = index + 1; i < messages.length; i++) answered.add((messages[i] as ToolMessage).toolCallId);
-  for (const call of assistant.toolCalls) {
-    if (answered.has(call.id)) continue;
-    messages.push({
-      role: "tool",
-      toolCallId: call.id,
-      toolName: call.name,
-      content: `Not executed: ${reason}.`,
-      isError: true,
-    });
-  }
-}
-
-function assistantMessage(response: ModelResponse): AssistantMessage {
-  const message: AssistantMessage = { role: "assistant", content: response.text };
-  if (response.toolCalls.length > 0) message.toolCalls = response.toolCalls;
-  if (response.providerData !== undefined) message.providerData = response.providerData;
-  return message;
-}
-
-function detectLoop(detector: LoopDetector | undefined, calls: ToolCall[]): string | undefined {
-  if (detector === undefined) return undefined;
-  let reason: string | undefined;
-  for (const call of calls) reason ??= detector.add(call.name, call.arguments ?? call.rawArguments);
-  return reason;
-}
 
 /**
  * The agent loop: call the model, run the tool calls it returns, feed the results back, repeat until it
@@ -118,17 +98,39 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     if (config.maxOutputTokens !== undefined) req.maxOutputTokens = config.maxOutputTokens;
     return overrides === undefined ? req : { ...req, ...overrides };
   };
+  const contextManager = new ContextManager({ options: config.context, model, usage });
+  const persist = async () => {
+    if (config.persistence !== undefined) await config.persistence.flush(messages);
+  };
   const modelTurn = async function* (req: ModelRequest): AsyncGenerator<AgentEvent, ModelResponse> {
-    turns++;
+    const step = turns + 1;
     const t0 = performance.now();
-    const response = yield* callModel({
-      model,
-      request: req,
-      stream: config.stream,
-      retry: config.retry,
-      signal,
-      step: turns,
-    });
+    const compactArgs = { messages, tools: req.tools, signal, step };
+    // Without a context option there is nothing to measure: no generator, no counting on the hot path.
+    if (config.context !== undefined && (yield* contextManager.prepare(compactArgs))) {
+      await config.persistence?.replace(messages);
+    }
+    let response: ModelResponse;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = yield* callModel({
+          model,
+          request: req,
+          stream: config.stream,
+          retry: config.retry,
+          signal,
+          step,
+        });
+        break;
+      } catch (error) {
+        // A context-length error: compact harder and retry the call once.
+        if (attempt > 0 || signal.aborted || !isContextLengthError(error)) throw error;
+        if (!(yield* contextManager.recover(compactArgs))) throw error;
+        await config.persistence?.replace(messages);
+      }
+    }
+    turns = step;
+    contextManager.calibrate(response.usage.inputTokens);
     addUsage(usage, response.usage);
     yield createEvent("model_call", turns, {
       model: modelName,
@@ -211,6 +213,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         concurrency: config.toolConcurrency,
         timeoutMs: config.toolTimeoutMs,
         maxResultChars: config.maxToolResultChars,
+        sessionId: config.sessionId,
+        state: config.state,
       });
       for (const outcome of outcomes) {
         const message: ToolMessage = {
@@ -222,6 +226,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         if (!outcome.ok) message.isError = true;
         messages.push(message);
       }
+      await persist();
     }
   } catch (error) {
     if (signal.aborted) {
@@ -244,8 +249,15 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
   } else {
     closeOpenToolCalls(messages, "the run stopped");
   }
-  yield createEvent("loop_end", turns, { stopReason: final, text });
-  const outcome: AgentLoopOutcome = { stopReason: final, text, turns, usage, messages };
+  try {
+    await persist();
+  } catch (error) {
+    failure = error instanceof Error ? error : new AgentloopError({ message: String(error), cause: error });
+    yield createEvent("error", turns, { ...describeError(failure), fatal: true });
+  }
+  const ended: StopReason = failure !== undefined && final !== "error" ? "error" : final;
+  yield createEvent("loop_end", turns, { stopReason: ended, text });
+  const outcome: AgentLoopOutcome = { stopReason: ended, text, turns, usage, messages };
   if (failure !== undefined) outcome.error = failure;
   return outcome;
 }

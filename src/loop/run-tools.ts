@@ -1,4 +1,5 @@
 import type { ToolCall } from "../models/message.js";
+import type { RunState } from "../sessions/run-state.js";
 import { executeToolCalls, type ToolOutcome } from "../tools/execute-tool-calls.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { AsyncChannel } from "../util/async-channel.js";
@@ -15,6 +16,8 @@ export interface RunToolsOptions {
   concurrency: number | undefined;
   timeoutMs: number;
   maxResultChars: number | undefined;
+  sessionId?: string | undefined;
+  state?: RunState | undefined;
 }
 
 function observation(outcome: ToolOutcome, step: number): AgentEvent {
@@ -41,6 +44,8 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     calls: options.calls,
     registry: options.registry,
     step,
+    sessionId: options.sessionId,
+    state: options.state,
     signal: options.signal,
     parallel: options.parallel,
     defaultTimeoutMs: options.timeoutMs,

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ToolCall } from "../models/message.js";
+import type { RunState } from "../sessions/run-state.js";
 import { ToolBatch } from "./tool-batch.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry } from "./tool-registry.js";
@@ -21,6 +22,9 @@ export interface ExecuteToolCallsOptions {
   registry: ToolRegistry;
   /** The agent loop's step, passed to tools as `ctx.step`. */
   step: number;
+  /** Passed to tools as `ctx.sessionId` / `ctx.state`. */
+  sessionId?: string | undefined;
+  state?: RunState | undefined;
   /** Aborts every running tool; the executor then resolves at once, unfinished calls reported as aborted. */
   signal?: AbortSignal;
   /** Run calls concurrently (default true); false runs them one by one. */
@@ -81,6 +85,8 @@ export function executeToolCalls(options: ExecuteToolCallsOptions): Promise<Tool
     calls: options.calls,
     registry: options.registry,
     step: options.step,
+    sessionId: options.sessionId,
+    state: options.state,
     signal: options.signal,
     limit: Math.max(1, limit),
     defaultTimeoutMs,

@@ -1,4 +1,5 @@
 import type { ToolCall } from "../models/message.js";
+import type { RunState } from "../sessions/run-state.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
 import type { ToolArgumentsResult } from "./resolve-tool-parameters.js";
 import type { Tool, ToolContext } from "./tool.js";
@@ -19,6 +20,8 @@ export interface ToolBatchConfig {
   calls: readonly ToolCall[];
   registry: ToolRegistry;
   step: number;
+  sessionId: string | undefined;
+  state: RunState | undefined;
   signal: AbortSignal | undefined;
   /** At most this many calls at once (1 when not parallel). */
   limit: number;
@@ -72,8 +75,8 @@ function abortCall(run: CallRun, reason: unknown): void {
 }
 
 /** The context a tool is called with; `signal` is created lazily. */
-function contextOf(run: CallRun, step: number): ToolContext {
-  return {
+function contextOf(run: CallRun, config: ToolBatchConfig): ToolContext {
+  const ctx: ToolContext = {
     get signal(): AbortSignal {
       if (run.controller === undefined) {
         run.controller = new AbortController();
@@ -82,8 +85,11 @@ function contextOf(run: CallRun, step: number): ToolContext {
       return run.controller.signal;
     },
     toolCallId: run.call.id,
-    step,
+    step: config.step,
   };
+  if (config.sessionId !== undefined) ctx.sessionId = config.sessionId;
+  if (config.state !== undefined) ctx.state = config.state;
+  return ctx;
 }
 
 function onTimeout(batch: ToolBatch, run: CallRun, timeoutMs: number): void {
@@ -207,7 +213,7 @@ export class ToolBatch {
       );
       return;
     }
-    const ctx = contextOf(run, this.config.step);
+    const ctx = contextOf(run, this.config);
     let result: unknown;
     try {
       result = tool.execute(parsed.value, ctx);

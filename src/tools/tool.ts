@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { JsonSchema, ModelToolSpec } from "../models/model.js";
+import type { RunState } from "../sessions/run-state.js";
 import { resolveToolParameters, type ToolArgumentsResult } from "./resolve-tool-parameters.js";
 
 /** What a running tool receives besides its arguments. */
@@ -13,6 +14,10 @@ export interface ToolContext {
   step: number;
   /** A key that stays the same when the same call is executed again, when the caller provides one. */
   idempotencyKey?: string;
+  /** The run's session id, when the run has one. */
+  sessionId?: string;
+  /** The run's key-value state (persisted with the session, when there is one). */
+  state?: RunState;
 }
 
 /**

@@ -8,4 +8,3 @@ export {
   type OpenAIProviderOptions,
 } from "./create-openai.js";
 export type { OpenAIChatModel, OpenAIChatModelConfig } from "./openai-chat-model.js";
-export { isContextLengthError } from "./parse-openai-error.js";

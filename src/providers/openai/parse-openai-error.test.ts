@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { isContextLengthError } from "../../errors/is-context-length-error.js";
 import { ModelCallError } from "../../errors/model-call-error.js";
 import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js";
-import { isContextLengthError, isRetryableOpenAIStatus, parseOpenAIErrorBody } from "./parse-openai-error.js";
+import { isRetryableOpenAIStatus, parseOpenAIErrorBody } from "./parse-openai-error.js";
 import { readFixture } from "./test-utils/fixtures.js";
 
 describe("parseOpenAIErrorBody", () => {

@@ -1,0 +1,118 @@
+import type { Message } from "../models/message.js";
+import type { ModelToolSpec } from "../models/model.js";
+
+/**
+ * Counts tokens the way a model's context window sees them. Counts of messages and tool arrays are cached
+ * per object identity (messages are immutable once they are in a history), so counting a growing history
+ * costs only its new messages.
+ */
+export interface TokenCounter {
+  /** The tokenizer: `"o200k_base"`, `"cl100k_base"`, `"estimate"`, or whatever a custom counter says. */
+  readonly encoding: string;
+  /** True when counts come from the model's real tokenizer; false for the character-based estimate. */
+  readonly exact: boolean;
+  /** Tokens of a plain text. */
+  countText(text: string): number;
+  /** Tokens of one message: its content plus role and tool-call overhead. Cached per message object. */
+  countMessage(message: Message): number;
+  /** Tokens the tool definitions add to a request. Cached per array (and per tool spec object). */
+  countTools(tools: readonly ModelToolSpec[]): number;
+}
+
+/**
+ * The overhead constants, after OpenAI's published accounting (the cookbook "How to count tokens with
+ * tiktoken", also used by gpt-tokenizer's `countChatCompletionTokens`). For other providers they are an
+ * approximation that {@link ContextTracker.calibrate} corrects.
+ */
+export const TOKEN_OVERHEAD = {
+  /** Framing of every message (`<|start|>`, the separator, `<|end|>`). */
+  message: 3,
+  /** The role name ("system", "user", "assistant" and "tool" are one token each in o200k and cl100k). */
+  role: 1,
+  /** Each tool call of an assistant message, on top of its name and raw arguments. */
+  toolCall: 3,
+  /** Each tool definition, on top of its compact JSON (`{"name","description","parameters"}`). */
+  toolDefinition: 4,
+  /** Once per request that has tools: the tools section header the provider renders around them. */
+  toolsBlock: 9,
+  /** Every reply is primed with `<|start|>assistant<|message|>`. Added once per request. */
+  replyPriming: 3,
+} as const;
+
+/** Options of {@link createTokenCounter}. */
+export interface CreateTokenCounterOptions {
+  /** The tokenizer's name, reported as {@link TokenCounter.encoding}. */
+  encoding: string;
+  /** Whether `countText` is the model's real tokenizer. */
+  exact: boolean;
+  /** Counts the tokens of a plain text. Called at most once per message part thanks to the caches. */
+  countText: (text: string) => number;
+}
+
+/**
+ * Builds a {@link TokenCounter} from a text-counting function: adds the message, tool-call and tool
+ * definition overhead of {@link TOKEN_OVERHEAD} and caches counts per message object and per tools array.
+ * Use it to plug in another provider's tokenizer.
+ */
+export function createTokenCounter({ encoding, exact, countText }: CreateTokenCounterOptions): TokenCounter {
+  const messageCounts = new WeakMap<Message, number>();
+  const toolArrayCounts = new WeakMap<readonly ModelToolSpec[], number>();
+  const toolCounts = new WeakMap<ModelToolSpec, number>();
+  const text = (value: string): number => (value === "" ? 0 : countText(value));
+
+  const countTool = (tool: ModelToolSpec): number => {
+    let count = toolCounts.get(tool);
+    if (count === undefined) {
+      const json = JSON.stringify({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      });
+      count = text(json) + TOKEN_OVERHEAD.toolDefinition;
+      toolCounts.set(tool, count);
+    }
+    return count;
+  };
+
+  return {
+    encoding,
+    exact,
+    countText: text,
+    countMessage(message) {
+      let count = messageCounts.get(message);
+      if (count !== undefined) return count;
+      count = TOKEN_OVERHEAD.message + TOKEN_OVERHEAD.role + text(message.content);
+      if (message.role === "assistant" && message.toolCalls !== undefined) {
+        for (const call of message.toolCalls) {
+          count += TOKEN_OVERHEAD.toolCall + text(call.name) + text(call.rawArguments);
+        }
+      }
+      messageCounts.set(message, count);
+      return count;
+    },
+    countTools(tools) {
+      let count = toolArrayCounts.get(tools);
+      if (count !== undefined) return count;
+      count = tools.length === 0 ? 0 : TOKEN_OVERHEAD.toolsBlock;
+      for (const tool of tools) count += countTool(tool);
+      toolArrayCounts.set(tools, count);
+      return count;
+    },
+  };
+}
+
+/** Options of {@link countMessages}. */
+export interface CountMessagesOptions {
+  counter: TokenCounter;
+  messages: readonly Message[];
+}
+
+/**
+ * Tokens of a whole message list as one request: the sum of {@link TokenCounter.countMessage} plus the reply
+ * priming. O(messages) cache lookups; use {@link ContextTracker} to follow a growing history incrementally.
+ */
+export function countMessages({ counter, messages }: CountMessagesOptions): number {
+  let total = TOKEN_OVERHEAD.replyPriming;
+  for (const message of messages) total += counter.countMessage(message);
+  return total;
+}

@@ -1,0 +1,64 @@
+import pg, { type Pool, type PoolClient } from "pg";
+
+/** How the Postgres stores reach PostgreSQL: a pool of yours, or a connection string. */
+export interface PostgresConnectionOptions {
+  /** A `pg` pool. The store uses it as it is and never ends it. */
+  pool?: Pool;
+  /**
+   * Where to connect when no `pool` is given; without it, `pg` reads the usual `PG*` environment variables.
+   * The store's own pool has at most 10 connections and a 2 s connect timeout, so an unreachable server
+   * surfaces as an error quickly.
+   */
+  connectionString?: string;
+}
+
+/** A `pg` pool shared by a store's operations, ended only when the store created it. */
+export class PostgresConnection {
+  /** The pool. */
+  readonly pool: Pool;
+  private readonly owned: boolean;
+  private ended = false;
+
+  constructor(options: PostgresConnectionOptions) {
+    if (options.pool !== undefined) {
+      this.pool = options.pool;
+      this.owned = false;
+    } else {
+      this.pool = new pg.Pool({
+        connectionString: options.connectionString,
+        max: 10,
+        connectionTimeoutMillis: 2_000,
+      });
+      // An idle connection that breaks is dropped by the pool; without a listener it would crash the process.
+      this.pool.on("error", () => undefined);
+      this.owned = true;
+    }
+  }
+
+  /** Runs `task` on one client inside BEGIN ... COMMIT (ROLLBACK when it throws). */
+  async transaction<T>(task: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await task(client);
+      await client.query("COMMIT");
+      client.release();
+      return result;
+    } catch (error) {
+      try {
+        await client.query("ROLLBACK");
+        client.release();
+      } catch {
+        client.release(true); // the connection is broken: discard it
+      }
+      throw error;
+    }
+  }
+
+  /** Ends the pool if the store created it (a pool passed in is left open). Idempotent. */
+  async close(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.owned) await this.pool.end();
+  }
+}

@@ -1,0 +1,68 @@
+import type { Redis } from "ioredis";
+import type { JsonValue, StateStore } from "../../stores/session-store.js";
+import { createStateEnvelope, parseStateEnvelope } from "../../stores/state-envelope.js";
+import { toStoreError } from "../../stores/to-store-error.js";
+import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+
+/** Options of {@link RedisStateStore}. */
+export interface RedisStateStoreOptions extends RedisConnectionOptions {
+  /** Prefix of every key (default `"agentloop:"`); a value lives at `<prefix>kv:<key>`. */
+  prefix?: string;
+}
+
+/**
+ * A {@link StateStore} on Redis (`agentloop/redis`): each value is one string key, `<prefix>kv:<key>`, holding
+ * JSON `{ v, at, value }`. Connection behaviour as for `RedisStore`.
+ */
+export class RedisStateStore implements StateStore {
+  /** The key prefix. */
+  readonly prefix: string;
+  private readonly connection: RedisConnection;
+
+  constructor(options: RedisStateStoreOptions = {}) {
+    this.prefix = options.prefix ?? "agentloop:";
+    this.connection = new RedisConnection(options);
+  }
+
+  /** Sets the value of `key`. */
+  async save(key: string, value: JsonValue): Promise<void> {
+    await this.run("save", key, async (client) => {
+      await client.set(this.valueKey(key), JSON.stringify(createStateEnvelope(value)));
+    });
+  }
+
+  /** The value of `key`, or `undefined`. */
+  async load(key: string): Promise<JsonValue | undefined> {
+    return this.run("load", key, async (client) => {
+      const text = await client.get(this.valueKey(key));
+      return text === null
+        ? undefined
+        : parseStateEnvelope({ text, key, where: `Redis key ${this.valueKey(key)}` });
+    });
+  }
+
+  /** Removes `key` (no error when absent). */
+  async clear(key: string): Promise<void> {
+    await this.run("clear", key, async (client) => {
+      await client.del(this.valueKey(key));
+    });
+  }
+
+  /** Quits the client if the store created it (one passed in stays open). */
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  /** The Redis key of a value. */
+  valueKey(key: string): string {
+    return `${this.prefix}kv:${key}`;
+  }
+
+  private async run<T>(operation: string, key: string, task: (client: Redis) => Promise<T>): Promise<T> {
+    try {
+      return await task(await this.connection.ready(operation));
+    } catch (error) {
+      throw toStoreError({ error, store: "RedisStateStore", operation, key });
+    }
+  }
+}

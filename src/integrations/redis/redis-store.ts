@@ -1,0 +1,205 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { Message } from "../../models/message.js";
+import { foldSessionRecords } from "../../stores/fold-session-records.js";
+import { parseSessionRecord } from "../../stores/parse-session-record.js";
+import {
+  type JsonValue,
+  SESSION_RECORD_VERSION,
+  type SessionData,
+  type SessionInfo,
+  type SessionLock,
+  type SessionRecord,
+  type SessionStore,
+} from "../../stores/session-store.js";
+import { toStoreError } from "../../stores/to-store-error.js";
+import { execMulti } from "./exec-multi.js";
+import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+
+/** Options of {@link RedisStore}. */
+export interface RedisStoreOptions extends RedisConnectionOptions {
+  /** Prefix of every key (default `"agentloop:"`). */
+  prefix?: string;
+}
+
+/** Deletes the lock only while it still holds the caller's token (Redis-side Lua, atomic). */
+const RELEASE_SCRIPT = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
+
+/**
+ * A {@link SessionStore} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
+ * `prefix`:
+ * - `session:<id>`: a list of JSON {@link SessionRecord}s (message and snapshot records). `append` pushes all
+ *   records of a call with one RPUSH, `replace` is MULTI { DEL, RPUSH snapshot }: both atomic.
+ * - `state:<id>`: the session's state, one JSON `state` record (SET by `saveState`), kept apart from the list
+ *   so `replace` never has to carry it over.
+ * - `sessions`: a sorted set of session ids scored by their last write time (`list`, newest first).
+ * - `lock:<id>`: the session lock, `SET NX PX ttl` with a random token; released by a compare-and-delete
+ *   script, so an expired holder can never delete its successor's lock.
+ *
+ * Every write also updates the index in the same MULTI. Redis Cluster is not supported (those keys live in
+ * different slots). When the store creates its own client (`url`), an unreachable Redis fails each operation
+ * at once with {@link StoreError} (see `OWNED_CLIENT_OPTIONS`); a client passed in behaves as configured.
+ */
+export class RedisStore implements SessionStore {
+  /** The key prefix. */
+  readonly prefix: string;
+  private readonly connection: RedisConnection;
+
+  constructor(options: RedisStoreOptions = {}) {
+    this.prefix = options.prefix ?? "agentloop:";
+    this.connection = new RedisConnection(options);
+  }
+
+  /** Loads a session, or `undefined` when it has neither records nor state. */
+  async load(sessionId: string): Promise<SessionData | undefined> {
+    return this.run("load", sessionId, async (client) => {
+      const [entries, stateText] = (await execMulti(
+        client.multi().lrange(this.listKey(sessionId), 0, -1).get(this.stateKey(sessionId)),
+      )) as [string[], string | null];
+      const records = entries.map((entry, index) =>
+        this.parse(entry, sessionId, `Redis list ${this.listKey(sessionId)} entry ${index}`),
+      );
+      if (stateText !== null)
+        records.push(this.parse(stateText, sessionId, `Redis key ${this.stateKey(sessionId)}`));
+      return foldSessionRecords({ sessionId, records });
+    });
+  }
+
+  /** Appends the messages' records with one RPUSH (an empty list writes nothing). */
+  async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.run("append", sessionId, async (client) => {
+      const at = Date.now();
+      const entries = messages.map((message) =>
+        JSON.stringify({ v: SESSION_RECORD_VERSION, type: "message", at, message } satisfies SessionRecord),
+      );
+      await execMulti(
+        client
+          .multi()
+          .rpush(this.listKey(sessionId), ...entries)
+          .zadd(this.indexKey(), at, sessionId),
+      );
+    });
+  }
+
+  /** Replaces the list with one snapshot record (MULTI DEL + RPUSH); the state is kept. */
+  async replace(sessionId: string, messages: readonly Message[]): Promise<void> {
+    await this.run("replace", sessionId, async (client) => {
+      const at = Date.now();
+      const entry = JSON.stringify({
+        v: SESSION_RECORD_VERSION,
+        type: "snapshot",
+        at,
+        messages: [...messages],
+      } satisfies SessionRecord);
+      const key = this.listKey(sessionId);
+      await execMulti(client.multi().del(key).rpush(key, entry).zadd(this.indexKey(), at, sessionId));
+    });
+  }
+
+  /** Sets the session's state record. */
+  async saveState(sessionId: string, state: { [key: string]: JsonValue }): Promise<void> {
+    await this.run("saveState", sessionId, async (client) => {
+      const at = Date.now();
+      const entry = JSON.stringify({
+        v: SESSION_RECORD_VERSION,
+        type: "state",
+        at,
+        state,
+      } satisfies SessionRecord);
+      await execMulti(
+        client.multi().set(this.stateKey(sessionId), entry).zadd(this.indexKey(), at, sessionId),
+      );
+    });
+  }
+
+  /** Lists the sessions from the index, most recently updated first. */
+  async list(): Promise<SessionInfo[]> {
+    return this.run("list", undefined, async (client) => {
+      const flat = await client.zrevrange(this.indexKey(), 0, -1, "WITHSCORES");
+      const infos: SessionInfo[] = [];
+      for (let index = 0; index + 1 < flat.length; index += 2) {
+        infos.push({ sessionId: flat[index]!, updatedAt: Number(flat[index + 1]) });
+      }
+      return infos;
+    });
+  }
+
+  /** Deletes the session's records, state and index entry (its lock, if held, stays). */
+  async delete(sessionId: string): Promise<void> {
+    await this.run("delete", sessionId, async (client) => {
+      await execMulti(
+        client
+          .multi()
+          .del(this.listKey(sessionId), this.stateKey(sessionId))
+          .zrem(this.indexKey(), sessionId),
+      );
+    });
+  }
+
+  /** Takes the session lock (`SET NX PX`), or resolves `undefined` while another holder has it. */
+  async lock(sessionId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
+    return this.run("lock", sessionId, async (client) => {
+      const key = this.lockKey(sessionId);
+      const token = randomUUID();
+      const ttl = Math.max(1, Math.ceil(options.ttlMs));
+      const taken = await client.set(key, token, "PX", ttl, "NX");
+      if (taken !== "OK") return undefined;
+      let released = false;
+      return {
+        release: async () => {
+          if (released) return;
+          released = true;
+          await this.run("release", sessionId, (ready) => ready.eval(RELEASE_SCRIPT, 1, key, token));
+        },
+      };
+    });
+  }
+
+  /** Quits the client if the store created it (one passed in stays open). */
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  /** The key of a session's record list. */
+  listKey(sessionId: string): string {
+    return `${this.prefix}session:${sessionId}`;
+  }
+
+  /** The key of a session's state record. */
+  stateKey(sessionId: string): string {
+    return `${this.prefix}state:${sessionId}`;
+  }
+
+  /** The key of a session's lock. */
+  lockKey(sessionId: string): string {
+    return `${this.prefix}lock:${sessionId}`;
+  }
+
+  /** The key of the sorted set indexing the sessions. */
+  indexKey(): string {
+    return `${this.prefix}sessions`;
+  }
+
+  private parse(text: string, sessionId: string, where: string): SessionRecord {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    return parseSessionRecord({ value, sessionId, where });
+  }
+
+  private async run<T>(
+    operation: string,
+    sessionId: string | undefined,
+    task: (client: Redis) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await task(await this.connection.ready(operation));
+    } catch (error) {
+      throw toStoreError({ error, store: "RedisStore", operation, sessionId });
+    }
+  }
+}

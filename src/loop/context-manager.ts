@@ -1,0 +1,138 @@
+import {
+  applySummary,
+  buildSummaryRequest,
+  ContextTracker,
+  compactMessages,
+  findSummary,
+  loadTokenCounter,
+} from "../context/index.js";
+import type { TokenCounter } from "../context/token-counter.js";
+import { ContextOverflowError } from "../errors/context-overflow-error.js";
+import type { Message } from "../models/message.js";
+import type { Model, ModelToolSpec } from "../models/model.js";
+import { addUsage, type Usage } from "../models/usage.js";
+import type { AgentEvent } from "./agent-event.js";
+import type { ResolvedContextOptions } from "./context-options.js";
+import { createEvent } from "./create-event.js";
+
+/** Options of {@link ContextManager}. */
+export interface ContextManagerOptions {
+  /** Undefined: no compaction by threshold, only after a provider's context-length error. */
+  options: ResolvedContextOptions | undefined;
+  model: Model;
+  /** Usage of summary calls is added here (the run's usage). */
+  usage: Usage;
+}
+
+/**
+ * Keeps one run's history within the context budget. Before each model call `prepare` measures the request
+ * incrementally (only new messages are counted) and compacts in place when it exceeds `compactAt × maxTokens`;
+ * `recover` compacts harder after a provider said the context was too long. The messages array is rewritten in
+ * place, so the loop and its result keep one array.
+ */
+export class ContextManager {
+  private counter: TokenCounter | undefined;
+  private tracker: ContextTracker | undefined;
+  private lastEstimate = 0;
+
+  constructor(private readonly config: ContextManagerOptions) {}
+
+  private async ready(): Promise<{ counter: TokenCounter; tracker: ContextTracker }> {
+    if (this.counter === undefined || this.tracker === undefined) {
+      this.counter =
+        this.config.options?.counter ?? (await loadTokenCounter({ modelId: this.config.model.modelId }));
+      this.tracker = new ContextTracker({ counter: this.counter });
+    }
+    return { counter: this.counter, tracker: this.tracker };
+  }
+
+  /** The estimated request size in tokens (messages + tools). */
+  async measure(messages: readonly Message[], tools: readonly ModelToolSpec[] | undefined): Promise<number> {
+    const { counter, tracker } = await this.ready();
+    // Both parts calibrated: measure() already scales the messages by the tracker's factor.
+    const toolTokens = tools === undefined ? 0 : Math.ceil(counter.countTools(tools) * tracker.factor);
+    this.lastEstimate = tracker.measure(messages) + toolTokens;
+    return this.lastEstimate;
+  }
+
+  /** Feeds the provider's reported input tokens back into the estimate. */
+  calibrate(inputTokens: number): void {
+    if (inputTokens > 0 && this.lastEstimate > 0)
+      this.tracker?.calibrate({ estimated: this.lastEstimate, actual: inputTokens });
+  }
+
+  /** Compacts when the request would exceed the threshold. Yields a `compaction` event when it did. */
+  async *prepare(args: CompactArgs): AsyncGenerator<AgentEvent, boolean> {
+    const options = this.config.options;
+    if (options === undefined) return false;
+    const tokens = await this.measure(args.messages, args.tools);
+    if (tokens <= options.compactAt * options.maxTokens) return false;
+    const target = Math.floor(options.targetRatio * options.compactAt * options.maxTokens);
+    return yield* this.compact({ ...args, tokens, target, reason: "threshold" });
+  }
+
+  /** Compacts after a context-length error: to the configured target, or to 60% of the current estimate. */
+  async *recover(args: CompactArgs): AsyncGenerator<AgentEvent, boolean> {
+    const options = this.config.options;
+    const tokens = await this.measure(args.messages, args.tools);
+    const configured =
+      options === undefined
+        ? Infinity
+        : Math.floor(options.targetRatio * options.compactAt * options.maxTokens);
+    const target = Math.min(configured, Math.floor(tokens * 0.6));
+    return yield* this.compact({ ...args, tokens, target, reason: "context_length_exceeded" });
+  }
+
+  private async *compact(
+    args: CompactArgs & { tokens: number; target: number; reason: "threshold" | "context_length_exceeded" },
+  ): AsyncGenerator<AgentEvent, boolean> {
+    const { counter, tracker } = await this.ready();
+    const options = this.config.options;
+    const toolTokens = args.tools === undefined ? 0 : counter.countTools(args.tools);
+    // The target is in calibrated tokens (what the provider will count); compactMessages counts raw ones.
+    const budget = Math.floor(args.target / tracker.factor) - toolTokens;
+    const result = compactMessages({
+      messages: args.messages,
+      counter,
+      budget,
+      keepLastMessages: options?.keepLastMessages ?? 6,
+      truncateToolResultsTo: options?.truncateToolResultsTo ?? 2000,
+    });
+    if (!result.fits)
+      throw new ContextOverflowError({ tokens: result.tokensAfter + toolTokens, budget: args.target });
+    if (result.removed.length === 0 && result.truncated === 0) return false;
+    const strategy = options?.strategy ?? "sliding-window";
+    let compacted = result.messages;
+    if (strategy === "summarize" && result.removed.length > 0) {
+      const summaryModel = options?.summaryModel ?? this.config.model;
+      const previous = findSummary(args.messages);
+      const response = await summaryModel.generate(
+        buildSummaryRequest({ removed: result.removed, previousSummary: previous }),
+        { signal: args.signal },
+      );
+      addUsage(this.config.usage, response.usage);
+      compacted = applySummary({ compacted, summary: response.text });
+    }
+    args.messages.length = 0;
+    for (const message of compacted) args.messages.push(message);
+    tracker.reset();
+    const tokensAfter = await this.measure(args.messages, args.tools);
+    yield createEvent("compaction", args.step, {
+      removedMessages: result.removed.length,
+      truncatedToolResults: result.truncated,
+      tokensBefore: args.tokens,
+      tokensAfter,
+      strategy,
+      reason: args.reason,
+    });
+    return true;
+  }
+}
+
+/** What compaction works on. */
+export interface CompactArgs {
+  messages: Message[];
+  tools: readonly ModelToolSpec[] | undefined;
+  signal: AbortSignal;
+  step: number;
+}

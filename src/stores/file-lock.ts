@@ -1,0 +1,169 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { readlinkSync } from "node:fs";
+import { link, open, rename, rm } from "node:fs/promises";
+import { hostname } from "node:os";
+import type { SessionLock } from "./session-store.js";
+
+/** Options of {@link acquireFileLock}. */
+export interface AcquireFileLockOptions {
+  /** The lock file. Its directory must exist. */
+  path: string;
+  /** How long the lock stays valid if its holder never releases it. */
+  ttlMs: number;
+}
+
+/** What a lock file holds (one JSON object). */
+interface LockContent {
+  token: string;
+  pid: number;
+  /** Host name plus, on Linux, the pid namespace: where `pid` means something. */
+  owner: string;
+  expiresAt: number;
+}
+
+/** An empty or unparsable lock file younger than this is being written right now; older, it is stale. */
+const UNPARSABLE_GRACE_MS = 2_000;
+
+let ownerId: string | undefined;
+function currentOwner(): string {
+  if (ownerId === undefined) {
+    let namespace = "";
+    try {
+      namespace = readlinkSync("/proc/self/ns/pid");
+    } catch {
+      // Not Linux: the host name alone.
+    }
+    ownerId = `${hostname()}/${namespace}`;
+  }
+  return ownerId;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function parseContent(text: string): LockContent | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockContent> | null;
+    if (
+      typeof value?.token === "string" &&
+      typeof value.pid === "number" &&
+      typeof value.owner === "string" &&
+      typeof value.expiresAt === "number"
+    ) {
+      return value as LockContent;
+    }
+  } catch {
+    // Unparsable.
+  }
+  return undefined;
+}
+
+/**
+ * True when the lock in `text` can be taken over: it expired, or its holder is a process on this machine (same
+ * host and pid namespace) that no longer exists, or the file is unparsable and older than a short grace period.
+ */
+function isStale(text: string, mtimeMs: number, now: number): boolean {
+  const content = parseContent(text);
+  if (content === undefined) return now - mtimeMs > UNPARSABLE_GRACE_MS;
+  if (content.expiresAt <= now) return true;
+  return content.owner === currentOwner() && content.pid !== process.pid && !isAlive(content.pid);
+}
+
+async function readLock(path: string): Promise<{ text: string; mtimeMs: number } | undefined> {
+  try {
+    const handle = await open(path, "r");
+    try {
+      const [text, stats] = await Promise.all([handle.readFile("utf8"), handle.stat()]);
+      return { text, mtimeMs: stats.mtimeMs };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+async function createExclusive(path: string, text: string): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, "wx");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(text, "utf8");
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
+  await handle.close();
+  return true;
+}
+
+/**
+ * Removes the lock file only if it still holds `expected`: it is first renamed aside (atomic, so two processes
+ * cannot both remove it), then checked; a lock that changed in between is linked back. True when removed.
+ */
+async function removeIfUnchanged(path: string, matches: (text: string) => boolean): Promise<boolean> {
+  const aside = `${path}.${randomBytes(6).toString("hex")}.old`;
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+  const moved = await readLock(aside);
+  if (moved !== undefined && !matches(moved.text)) {
+    // We moved someone else's fresh lock: put it back unless a new one appeared meanwhile.
+    await link(aside, path).catch(() => undefined);
+    await rm(aside, { force: true });
+    return false;
+  }
+  await rm(aside, { force: true });
+  return true;
+}
+
+/**
+ * Takes a lock file shared by every process using the directory: created with `open(path, "wx")` (atomic
+ * create-if-absent) and holding the holder's token, pid and expiry. A stale lock (expired, or held by a dead
+ * process on this machine) is taken over. Resolves `undefined` at once when a live holder has it. `release`
+ * removes the file only while it is still this holder's lock, and is idempotent.
+ */
+export async function acquireFileLock({
+  path,
+  ttlMs,
+}: AcquireFileLockOptions): Promise<SessionLock | undefined> {
+  const token = randomUUID();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const content: LockContent = {
+      token,
+      pid: process.pid,
+      owner: currentOwner(),
+      expiresAt: Date.now() + ttlMs,
+    };
+    if (await createExclusive(path, JSON.stringify(content))) {
+      let released = false;
+      return {
+        release: async () => {
+          if (released) return;
+          released = true;
+          await removeIfUnchanged(path, (text) => parseContent(text)?.token === token);
+        },
+      };
+    }
+    const existing = await readLock(path);
+    if (existing === undefined) continue; // released meanwhile: try again
+    if (!isStale(existing.text, existing.mtimeMs, Date.now())) return undefined;
+    if (!(await removeIfUnchanged(path, (text) => text === existing.text))) return undefined;
+  }
+  return undefined;
+}

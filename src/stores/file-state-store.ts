@@ -1,0 +1,94 @@
+import { mkdir, readFile, rm } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { encodeFileName } from "./encode-file-name.js";
+import { KeyedMutex } from "./keyed-mutex.js";
+import type { JsonValue, StateStore } from "./session-store.js";
+import { createStateEnvelope, parseStateEnvelope } from "./state-envelope.js";
+import { StoreError } from "./store-error.js";
+import { toStoreError } from "./to-store-error.js";
+import { writeFileAtomic } from "./write-file-atomic.js";
+
+/** Options of {@link FileStateStore}. */
+export interface FileStateStoreOptions {
+  /** The directory holding one `<encoded key>.json` file per key (created on the first save). */
+  dir: string;
+}
+
+/**
+ * A {@link StateStore} on files: one JSON file per key (`<dir>/<encoded key>.json`, holding
+ * `{ v, at, value }`), replaced atomically on every save (temporary file, fsync, rename), so a reader or a crash
+ * sees the old value or the new one, never a mix. Keys are encoded like session ids, so none can escape `dir`.
+ * Saves of one key from one process apply in call order.
+ */
+export class FileStateStore implements StateStore {
+  /** The absolute directory of the value files. */
+  readonly dir: string;
+  private readonly mutex = new KeyedMutex();
+
+  constructor(options: FileStateStoreOptions) {
+    if (typeof options?.dir !== "string" || options.dir === "") {
+      throw new InvalidArgumentError({ argument: "dir", message: "expected a directory path" });
+    }
+    this.dir = resolve(options.dir);
+  }
+
+  /** Replaces the value of `key` atomically. */
+  async save(key: string, value: JsonValue): Promise<void> {
+    await this.run("save", key, async () => {
+      const file = this.fileOf(key, "save");
+      const data = JSON.stringify(createStateEnvelope(value));
+      // Queued synchronously, so concurrent saves apply in call order.
+      await this.mutex.run(file, async () => {
+        await mkdir(this.dir, { recursive: true });
+        await writeFileAtomic({ file, data });
+      });
+    });
+  }
+
+  /** The value of `key`, or `undefined`. */
+  async load(key: string): Promise<JsonValue | undefined> {
+    return this.run("load", key, async () => {
+      const file = this.fileOf(key, "load");
+      let text: string;
+      try {
+        text = await readFile(file, "utf8");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw error;
+      }
+      return parseStateEnvelope({ text, key, where: file });
+    });
+  }
+
+  /** Removes `key` (no error when absent). */
+  async clear(key: string): Promise<void> {
+    await this.run("clear", key, async () => {
+      const file = this.fileOf(key, "clear");
+      await this.mutex.run(file, () => rm(file, { force: true }));
+    });
+  }
+
+  /** Nothing to release (files are opened per operation). */
+  async close(): Promise<void> {}
+
+  private fileOf(key: string, operation: string): string {
+    const name = typeof key === "string" ? encodeFileName(key) : undefined;
+    const file = name === undefined ? undefined : join(this.dir, `${name}.json`);
+    if (file === undefined || dirname(file) !== this.dir) {
+      throw new StoreError({
+        message: `FileStateStore cannot store key ${JSON.stringify(key)}: too long for a file name or not valid UTF-16`,
+        operation,
+      });
+    }
+    return file;
+  }
+
+  private async run<T>(operation: string, key: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      throw toStoreError({ error, store: "FileStateStore", operation, key });
+    }
+  }
+}

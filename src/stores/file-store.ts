@@ -1,0 +1,235 @@
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import type { Message } from "../models/message.js";
+import { appendToFile } from "./append-to-file.js";
+import { decodeFileName, encodeFileName } from "./encode-file-name.js";
+import { acquireFileLock } from "./file-lock.js";
+import { foldSessionRecords } from "./fold-session-records.js";
+import { KeyedMutex } from "./keyed-mutex.js";
+import { readSessionFile } from "./read-session-file.js";
+import {
+  type JsonValue,
+  SESSION_RECORD_VERSION,
+  type SessionData,
+  type SessionInfo,
+  type SessionLock,
+  type SessionRecord,
+  type SessionStore,
+} from "./session-store.js";
+import { StoreError } from "./store-error.js";
+import { toStoreError } from "./to-store-error.js";
+import { writeFileAtomic } from "./write-file-atomic.js";
+
+/** Options of {@link FileStore}. */
+export interface FileStoreOptions {
+  /** The directory holding the session files (created on the first write). */
+  dir: string;
+  /**
+   * `fsync` every write before it resolves, so acknowledged writes also survive a power loss or OS crash
+   * (default `false`: they survive a crash of the process, which is what matters most, at no latency cost).
+   */
+  sync?: boolean;
+  /**
+   * On `replace`, a file larger than this many bytes is compacted: rewritten (atomically) to hold only the
+   * last state and the new snapshot. Smaller files get the snapshot appended. Default 1 MiB; `Infinity`
+   * never compacts.
+   */
+  compactAboveBytes?: number;
+}
+
+const SUFFIX = ".jsonl";
+
+/**
+ * The embedded default {@link SessionStore}: one append-only JSONL file per session,
+ * `<dir>/<encoded session id>.jsonl`, each line one versioned {@link SessionRecord}.
+ *
+ * - Ids are encoded (see `encodeFileName`) so no id can name a file outside `dir`; ids whose encoding exceeds
+ *   200 characters are rejected with {@link StoreError}.
+ * - Writes are crash-safe: the lines of one call go out in one `write`, so a crash leaves at most a torn last
+ *   line, which `load` ignores and the next write removes. A corrupt line anywhere else is reported
+ *   ({@link StoreError} with file and line), never skipped. Writes of one session from one process are
+ *   serialised; across processes, runs are serialised by the session lock.
+ * - `replace` appends a snapshot record, or compacts a large file (see `compactAboveBytes`). `saveState`
+ *   appends a state record.
+ * - `lock` creates `<dir>/<encoded id>.lock` exclusively (pid, expiry); expired locks and locks of dead
+ *   processes on this machine are taken over.
+ * - `list` reads the directory; `updatedAt` is the file's modification time.
+ */
+export class FileStore implements SessionStore {
+  /** The absolute directory of the session files. */
+  readonly dir: string;
+  private readonly sync: boolean;
+  private readonly compactAboveBytes: number;
+  private readonly mutex = new KeyedMutex();
+
+  constructor(options: FileStoreOptions) {
+    if (typeof options?.dir !== "string" || options.dir === "") {
+      throw new InvalidArgumentError({ argument: "dir", message: "expected a directory path" });
+    }
+    const compactAboveBytes = options.compactAboveBytes ?? 1024 * 1024;
+    if (!(compactAboveBytes >= 0)) {
+      throw new InvalidArgumentError({ argument: "compactAboveBytes", message: "expected a number >= 0" });
+    }
+    this.dir = resolve(options.dir);
+    this.sync = options.sync ?? false;
+    this.compactAboveBytes = compactAboveBytes;
+  }
+
+  /** Loads a session, or `undefined` when it has no file. */
+  async load(sessionId: string): Promise<SessionData | undefined> {
+    return this.run("load", sessionId, async () => {
+      const file = this.fileOf(sessionId, "load");
+      const records = await readSessionFile({ file, sessionId });
+      if (records === undefined) return undefined;
+      return foldSessionRecords({ sessionId, records }) ?? { sessionId, messages: [], state: {}, records: 0 };
+    });
+  }
+
+  /** Appends one message record per message, all in one write (an empty list writes nothing). */
+  async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.run("append", sessionId, async () => {
+      const at = Date.now();
+      const text = lines(
+        messages.map(
+          (message): SessionRecord => ({ v: SESSION_RECORD_VERSION, type: "message", at, message }),
+        ),
+      );
+      await this.write(sessionId, "append", text);
+    });
+  }
+
+  /** Appends a snapshot record, or compacts the file when it is larger than `compactAboveBytes`. */
+  async replace(sessionId: string, messages: readonly Message[]): Promise<void> {
+    await this.run("replace", sessionId, async () => {
+      const snapshot = lines([
+        { v: SESSION_RECORD_VERSION, type: "snapshot", at: Date.now(), messages: [...messages] },
+      ]);
+      const file = this.fileOf(sessionId, "replace");
+      // Queued synchronously, so concurrent calls apply in call order.
+      await this.mutex.run(file, async () => {
+        await this.ensureDir();
+        const size = await stat(file).then(
+          (stats) => stats.size,
+          () => 0,
+        );
+        if (size > this.compactAboveBytes) {
+          const records = await readSessionFile({ file, sessionId, operation: "replace" }).catch(
+            () => undefined,
+          );
+          if (records !== undefined) {
+            const state = records.findLast((record) => record.type === "state");
+            await writeFileAtomic({ file, data: (state === undefined ? "" : lines([state])) + snapshot });
+            return;
+          }
+        }
+        await appendToFile({ file, text: snapshot, sync: this.sync });
+      });
+    });
+  }
+
+  /** Appends a state record (the last one wins on load). */
+  async saveState(sessionId: string, state: { [key: string]: JsonValue }): Promise<void> {
+    await this.run("saveState", sessionId, async () => {
+      await this.write(
+        sessionId,
+        "saveState",
+        lines([{ v: SESSION_RECORD_VERSION, type: "state", at: Date.now(), state }]),
+      );
+    });
+  }
+
+  /** Lists the session files of `dir`, most recently modified first. */
+  async list(): Promise<SessionInfo[]> {
+    return this.run("list", undefined, async () => {
+      let names: string[];
+      try {
+        names = await readdir(this.dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+        throw error;
+      }
+      const infos = await Promise.all(
+        names.map(async (name): Promise<SessionInfo | undefined> => {
+          if (!name.endsWith(SUFFIX)) return undefined;
+          const sessionId = decodeFileName(name.slice(0, -SUFFIX.length));
+          if (sessionId === undefined) return undefined;
+          const stats = await stat(join(this.dir, name)).catch(() => undefined);
+          return stats === undefined ? undefined : { sessionId, updatedAt: Math.floor(stats.mtimeMs) };
+        }),
+      );
+      return infos.filter((info) => info !== undefined).sort((a, b) => b.updatedAt - a.updatedAt);
+    });
+  }
+
+  /** Deletes the session's file (its lock file, if held, stays). */
+  async delete(sessionId: string): Promise<void> {
+    await this.run("delete", sessionId, async () => {
+      const file = this.fileOf(sessionId, "delete");
+      await this.mutex.run(file, () => rm(file, { force: true }));
+    });
+  }
+
+  /** Takes the session's lock file; see the class description. */
+  async lock(sessionId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
+    return this.run("lock", sessionId, async () => {
+      const file = this.fileOf(sessionId, "lock");
+      await this.ensureDir();
+      const lock = await acquireFileLock({
+        path: `${file.slice(0, -SUFFIX.length)}.lock`,
+        ttlMs: options.ttlMs,
+      });
+      if (lock === undefined) return undefined;
+      return {
+        release: () => this.run("release", sessionId, () => lock.release()),
+      };
+    });
+  }
+
+  /** Nothing to release (files are opened per operation). */
+  async close(): Promise<void> {}
+
+  /** The session's file path. */
+  private fileOf(sessionId: string, operation: string): string {
+    const name = typeof sessionId === "string" ? encodeFileName(sessionId) : undefined;
+    const file = name === undefined ? undefined : join(this.dir, name + SUFFIX);
+    if (file === undefined || dirname(file) !== this.dir) {
+      throw new StoreError({
+        message: `FileStore cannot store session id ${JSON.stringify(sessionId)}: too long for a file name or not valid UTF-16`,
+        operation,
+        sessionId,
+      });
+    }
+    return file;
+  }
+
+  /** Creates the directory when missing (every write: cheap, and survives the directory being removed). */
+  private async ensureDir(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+  }
+
+  private async write(sessionId: string, operation: string, text: string): Promise<void> {
+    const file = this.fileOf(sessionId, operation);
+    // Queued synchronously, so concurrent calls apply in call order.
+    await this.mutex.run(file, async () => {
+      await this.ensureDir();
+      await appendToFile({ file, text, sync: this.sync });
+    });
+  }
+
+  private async run<T>(operation: string, sessionId: string | undefined, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      throw toStoreError({ error, store: "FileStore", operation, sessionId });
+    }
+  }
+}
+
+/** Serialises records as JSONL (throws on values JSON cannot hold, before anything is written). */
+function lines(records: readonly SessionRecord[]): string {
+  let text = "";
+  for (const record of records) text += `${JSON.stringify(record)}\n`;
+  return text;
+}

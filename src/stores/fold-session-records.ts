@@ -1,0 +1,37 @@
+import type { Message } from "../models/message.js";
+import type { JsonValue, SessionData, SessionRecord } from "./session-store.js";
+
+/** Options of {@link foldSessionRecords}. */
+export interface FoldSessionRecordsOptions {
+  sessionId: string;
+  /** The session's records in write order (already checked with `parseSessionRecord`). */
+  records: readonly SessionRecord[];
+}
+
+/**
+ * Replays a session's records into {@link SessionData}: a snapshot resets the history, a message record
+ * appends to it, the last state record wins. Returns `undefined` when there are no records (the session does
+ * not exist). The messages and state are the records' own objects, not copies.
+ */
+export function foldSessionRecords({
+  sessionId,
+  records,
+}: FoldSessionRecordsOptions): SessionData | undefined {
+  if (records.length === 0) return undefined;
+  let messages: Message[] = [];
+  let state: { [key: string]: JsonValue } = {};
+  for (const record of records) {
+    switch (record.type) {
+      case "message":
+        messages.push(record.message);
+        break;
+      case "snapshot":
+        messages = [...record.messages];
+        break;
+      case "state":
+        state = record.state;
+        break;
+    }
+  }
+  return { sessionId, messages, state, records: records.length };
+}

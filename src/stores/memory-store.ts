@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import type { Message } from "../models/message.js";
+import { foldSessionRecords } from "./fold-session-records.js";
+import { parseSessionRecord } from "./parse-session-record.js";
+import {
+  type JsonValue,
+  SESSION_RECORD_VERSION,
+  type SessionData,
+  type SessionInfo,
+  type SessionLock,
+  type SessionRecord,
+  type SessionStore,
+} from "./session-store.js";
+
+/**
+ * A {@link SessionStore} in process memory: for tests, demos and short-lived processes. Records are kept as the
+ * same versioned {@link SessionRecord} list the persistent stores write, and copied (`structuredClone`) on the
+ * way in and out, so callers can never change stored data by mutating what they passed or got back. `replace`
+ * drops the superseded records (keeping the last state), so memory stays bounded by the live history. Locks
+ * are process-local and expire after their `ttlMs`.
+ */
+export class MemoryStore implements SessionStore {
+  private readonly sessions = new Map<string, SessionRecord[]>();
+  private readonly locks = new Map<string, { token: string; expiresAt: number }>();
+
+  /** Loads a session (a deep copy), or `undefined` when it does not exist. */
+  async load(sessionId: string): Promise<SessionData | undefined> {
+    const stored = this.sessions.get(sessionId);
+    if (stored === undefined) return undefined;
+    const records = structuredClone(stored).map((value, index) =>
+      parseSessionRecord({ value, sessionId, where: `memory record ${index + 1}` }),
+    );
+    return foldSessionRecords({ sessionId, records });
+  }
+
+  /** Appends copies of `messages` (an empty list writes nothing). */
+  async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    const at = Date.now();
+    const copies = structuredClone(messages) as Message[];
+    const records = copies.map(
+      (message): SessionRecord => ({ v: SESSION_RECORD_VERSION, type: "message", at, message }),
+    );
+    this.records(sessionId).push(...records);
+  }
+
+  /** Replaces the history with a snapshot of `messages`, keeping the last state. */
+  async replace(sessionId: string, messages: readonly Message[]): Promise<void> {
+    const snapshot: SessionRecord = {
+      v: SESSION_RECORD_VERSION,
+      type: "snapshot",
+      at: Date.now(),
+      messages: structuredClone(messages) as Message[],
+    };
+    const lastState = this.sessions.get(sessionId)?.findLast((record) => record.type === "state");
+    this.sessions.set(sessionId, lastState === undefined ? [snapshot] : [lastState, snapshot]);
+  }
+
+  /** Replaces the session's state with a copy of `state`. */
+  async saveState(sessionId: string, state: { [key: string]: JsonValue }): Promise<void> {
+    const record: SessionRecord = {
+      v: SESSION_RECORD_VERSION,
+      type: "state",
+      at: Date.now(),
+      state: structuredClone(state),
+    };
+    const records: SessionRecord[] = this.records(sessionId).filter((existing) => existing.type !== "state");
+    records.push(record);
+    this.sessions.set(sessionId, records);
+  }
+
+  /** Lists the sessions, most recently updated first. */
+  async list(): Promise<SessionInfo[]> {
+    const infos: SessionInfo[] = [];
+    for (const [sessionId, records] of this.sessions) {
+      const updatedAt = records.reduce((latest, record) => Math.max(latest, record.at), 0);
+      infos.push({ sessionId, updatedAt });
+    }
+    return infos.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /** Deletes a session (its lock, if held, stays held). */
+  async delete(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+  }
+
+  /** Takes the session's in-process lock, or resolves `undefined` while another unexpired holder has it. */
+  async lock(sessionId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
+    const now = Date.now();
+    const held = this.locks.get(sessionId);
+    if (held !== undefined && held.expiresAt > now) return undefined;
+    const token = randomUUID();
+    this.locks.set(sessionId, { token, expiresAt: now + options.ttlMs });
+    return {
+      release: async () => {
+        if (this.locks.get(sessionId)?.token === token) this.locks.delete(sessionId);
+      },
+    };
+  }
+
+  /** Nothing to release; present for symmetry with the other stores. */
+  async close(): Promise<void> {}
+
+  private records(sessionId: string): SessionRecord[] {
+    let records = this.sessions.get(sessionId);
+    if (records === undefined) {
+      records = [];
+      this.sessions.set(sessionId, records);
+    }
+    return records;
+  }
+}
