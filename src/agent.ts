@@ -1,3 +1,6 @@
+import type { Budget } from "./cost/budget.js";
+import { CostMeter } from "./cost/cost-meter.js";
+import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 import { type RetryPolicy, resolveRetryPolicy } from "./http/retry-policy.js";
 import type { AgentEvent } from "./loop/agent-event.js";
@@ -54,6 +57,12 @@ export interface AgentOptions extends AgentHooks {
   maxOutputTokens?: number;
   /** Keeps the history within the context window (compaction); see docs/context.md. */
   context?: ContextOptions;
+  /** Prices (USD per million tokens) that override or extend the built-in table, by model id. */
+  pricing?: PricingTable;
+  /** The price of models found in no table (default: zero, and the model is flagged in the result). */
+  pricingFallback?: ModelPrice;
+  /** A spending cap shared by every run of this agent (a run's own `budget` option wins). */
+  budget?: Budget;
   /** Where sessions persist (`agent.run(input, { sessionId })`). */
   store?: SessionStore;
   /**
@@ -74,6 +83,8 @@ export interface RunOptions {
    * and concurrent runs of one session are rejected with `SessionBusyError`. Needs the `store` option.
    */
   sessionId?: string;
+  /** A spending cap shared with other runs (e.g. a daily budget per user); overrides the agent's. */
+  budget?: Budget;
 }
 
 /** The events of a streamed run, plus its result. */
@@ -141,6 +152,14 @@ export class Agent {
         : options.redact === undefined || options.redact === true
           ? createRedactor()
           : options.redact;
+  }
+
+  /**
+   * A new agent with the same options except `overrides` (e.g. another model or tools). The original is
+   * unchanged. Used by replay and reflection; handy for A/B runs.
+   */
+  with(overrides: Partial<AgentOptions>): Agent {
+    return new Agent({ ...this.options, ...overrides });
   }
 
   /** Runs the agent on `input` and resolves with the result. Never rejects for model or tool failures. */
@@ -331,6 +350,8 @@ export class Agent {
       signal: args.options.signal,
       context: this.context,
       state: new RunState(),
+      costMeter: new CostMeter({ pricing: o.pricing, fallback: o.pricingFallback }),
+      budget: args.options.budget ?? o.budget,
     };
   }
 }

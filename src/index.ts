@@ -25,6 +25,7 @@ export {
   type TokenCounter,
   validateHistory,
 } from "./context/index.js";
+export * from "./cost/index.js";
 export * from "./errors/index.js";
 export { createFetchHttpClient, createNodeHttpClient, type HttpClient } from "./http/http-client.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./http/retry-policy.js";
@@ -35,6 +36,7 @@ export { type WorkingMemoryOptions, workingMemoryTools } from "./memory/working-
 export * from "./models/index.js";
 export { resolveModel } from "./models/resolve-model.js";
 export * from "./providers/openai/index.js";
+export * from "./reflection/index.js";
 export type { MessageRedactor } from "./sessions/open-session-run.js";
 export { RunState } from "./sessions/run-state.js";
 export * from "./stores/index.js";

@@ -9,6 +9,7 @@ export type StopReason =
   | "token_limit"
   | "loop_detected"
   | "aborted"
+  | "cost_limit"
   | "error";
 
 /** The `data` of each event type. Every value is JSON-serialisable. */
@@ -16,7 +17,15 @@ export interface AgentEventDataMap {
   /** The run started. */
   loop_start: { task: string; model: string };
   /** A model call finished (after its retries). */
-  model_call: { model: string; finishReason: FinishReason; usage: Usage; latencyMs: number };
+  model_call: {
+    model: string;
+    finishReason: FinishReason;
+    usage: Usage;
+    latencyMs: number;
+    /** The call's cost in USD (see docs/cost.md); `priced: false` when the model had no known price. */
+    costUsd: number;
+    priced: boolean;
+  };
   /** Streamed text (only from `agent.stream`). A later `retry` event means: discard the text of this turn. */
   text_delta: { delta: string };
   /** Text the model wrote alongside tool calls. */

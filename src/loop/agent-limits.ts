@@ -11,6 +11,11 @@ export interface AgentLimits {
   timeoutMs: number;
   /** Hard: cumulative total tokens of a run. Default: no limit. */
   maxTokens?: number;
+  /**
+   * Hard: USD a run may spend. Before each model call, if the cost so far plus the call's worst case (its input
+   * plus `maxOutputTokens`, or 4,096 output tokens when unset) would exceed it, the run stops with `cost_limit`.
+   */
+  maxCostUsd?: number;
   /** Soft: every this many model turns, ask the model to wrap up or change strategy. */
   softMaxSteps?: number;
   /** Soft: every this many ms, ask the model to wrap up or change strategy. */
@@ -71,6 +76,7 @@ export function resolveLimits(limits: Partial<AgentLimits> | undefined): AgentLi
   checkPositive("maxTurns", resolved.maxTurns, { integer: true });
   checkPositive("timeoutMs", resolved.timeoutMs, { integer: false, infinite: true });
   checkPositive("maxTokens", resolved.maxTokens, { integer: false });
+  checkPositive("maxCostUsd", resolved.maxCostUsd, { integer: false });
   checkPositive("softMaxSteps", resolved.softMaxSteps, { integer: true });
   checkPositive("softTimeoutMs", resolved.softTimeoutMs, { integer: false });
   return resolved;

@@ -1,3 +1,5 @@
+import type { Budget, BudgetReservation } from "../cost/budget.js";
+import { CostMeter } from "../cost/cost-meter.js";
 import { AgentloopError } from "../errors/agentloop-error.js";
 import { isContextLengthError } from "../errors/is-context-length-error.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
@@ -12,6 +14,7 @@ import type { AgentLimits, LimitPrompts } from "./agent-limits.js";
 import { callModel } from "./call-model.js";
 import { ContextManager } from "./context-manager.js";
 import type { ResolvedContextOptions } from "./context-options.js";
+import { CostGuard } from "./cost-guard.js";
 import { createEvent, describeError } from "./create-event.js";
 import { assistantMessage, closeOpenToolCalls, detectLoop } from "./history-helpers.js";
 import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
@@ -46,6 +49,10 @@ export interface AgentLoopConfig {
   state?: RunState | undefined;
   /** The session id, passed to tools as `ctx.sessionId`. */
   sessionId?: string | undefined;
+  /** Prices the run's calls (a new default meter when not given). */
+  costMeter?: CostMeter | undefined;
+  /** A spending cap shared with other runs. */
+  budget?: Budget | undefined;
 }
 
 /** What the loop returns besides its events. */
@@ -55,6 +62,10 @@ export interface AgentLoopOutcome {
   turns: number;
   usage: Usage;
   messages: Message[];
+  /** USD spent by the run's model calls (summary calls included). */
+  costUsd: number;
+  /** Models that had no known price (their calls were costed at the fallback price). */
+  costUnknownModels: string[];
   error?: Error;
 }
 
@@ -98,11 +109,27 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     if (config.maxOutputTokens !== undefined) req.maxOutputTokens = config.maxOutputTokens;
     return overrides === undefined ? req : { ...req, ...overrides };
   };
-  const contextManager = new ContextManager({ options: config.context, model, usage });
+  const meter = config.costMeter ?? new CostMeter();
+  const contextManager = new ContextManager({
+    options: config.context,
+    model,
+    usage,
+    onModelUsage: ({ model: summaryModel, usage: summaryUsage }) =>
+      meter.add({ modelId: summaryModel.modelId, usage: summaryUsage }),
+  });
+  const costGuard = new CostGuard({
+    meter,
+    modelId: model.modelId,
+    maxCostUsd: limits.maxCostUsd,
+    budget: config.budget,
+  });
   const persist = async () => {
     if (config.persistence !== undefined) await config.persistence.flush(messages);
   };
-  const modelTurn = async function* (req: ModelRequest): AsyncGenerator<AgentEvent, ModelResponse> {
+  /** One model call; undefined when a cost cap stopped it before it was made. */
+  const modelTurn = async function* (
+    req: ModelRequest,
+  ): AsyncGenerator<AgentEvent, ModelResponse | undefined> {
     const step = turns + 1;
     const t0 = performance.now();
     const compactArgs = { messages, tools: req.tools, signal, step };
@@ -110,25 +137,39 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     if (config.context !== undefined && (yield* contextManager.prepare(compactArgs))) {
       await config.persistence?.replace(messages);
     }
-    let response: ModelResponse;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        response = yield* callModel({
-          model,
-          request: req,
-          stream: config.stream,
-          retry: config.retry,
-          signal,
-          step,
-        });
-        break;
-      } catch (error) {
-        // A context-length error: compact harder and retry the call once.
-        if (attempt > 0 || signal.aborted || !isContextLengthError(error)) throw error;
-        if (!(yield* contextManager.recover(compactArgs))) throw error;
-        await config.persistence?.replace(messages);
-      }
+    let reservation: BudgetReservation | undefined;
+    if (costGuard.active) {
+      const inputTokens = await contextManager.measure(messages, req.tools);
+      const admitted = costGuard.admit({ inputTokens, maxOutputTokens: req.maxOutputTokens });
+      if (admitted === false) return undefined;
+      reservation = admitted;
     }
+    let response: ModelResponse;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          response = yield* callModel({
+            model,
+            request: req,
+            stream: config.stream,
+            retry: config.retry,
+            signal,
+            step,
+          });
+          break;
+        } catch (error) {
+          // A context-length error: compact harder and retry the call once.
+          if (attempt > 0 || signal.aborted || !isContextLengthError(error)) throw error;
+          if (!(yield* contextManager.recover(compactArgs))) throw error;
+          await config.persistence?.replace(messages);
+        }
+      }
+    } catch (error) {
+      costGuard.settle(reservation, 0);
+      throw error;
+    }
+    const { costUsd, priced } = meter.add({ modelId: model.modelId, usage: response.usage });
+    costGuard.settle(reservation, costUsd);
     turns = step;
     contextManager.calibrate(response.usage.inputTokens);
     addUsage(usage, response.usage);
@@ -137,6 +178,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       finishReason: response.finishReason,
       usage: response.usage,
       latencyMs: Math.round(performance.now() - t0),
+      costUsd,
+      priced,
     });
     messages.push(assistantMessage(response));
     if (response.text !== "") text = response.text;
@@ -157,8 +200,12 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       if (turns >= limits.maxTurns) {
         if (limits.wrapUp) {
           messages.push({ role: "user", content: prompts.wrapUp });
-          yield* modelTurn(request({ toolChoice: "none" }));
+          const wrapped = yield* modelTurn(request({ toolChoice: "none" }));
           closeOpenToolCalls(messages, "the step limit was reached");
+          if (wrapped === undefined) {
+            stopReason = "cost_limit";
+            break;
+          }
         }
         stopReason = "max_turns";
         break;
@@ -178,6 +225,10 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       stepsSinceCheckpoint++;
 
       const response = yield* modelTurn(request());
+      if (response === undefined) {
+        stopReason = "cost_limit";
+        break;
+      }
       const calls = response.toolCalls;
       if (calls.length === 0) {
         text = response.text;
@@ -257,7 +308,15 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
   }
   const ended: StopReason = failure !== undefined && final !== "error" ? "error" : final;
   yield createEvent("loop_end", turns, { stopReason: ended, text });
-  const outcome: AgentLoopOutcome = { stopReason: ended, text, turns, usage, messages };
+  const outcome: AgentLoopOutcome = {
+    stopReason: ended,
+    text,
+    turns,
+    usage,
+    messages,
+    costUsd: meter.totalUsd,
+    costUnknownModels: [...meter.unknownModels],
+  };
   if (failure !== undefined) outcome.error = failure;
   return outcome;
 }

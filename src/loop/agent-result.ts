@@ -30,6 +30,10 @@ export interface AgentResult {
   /** The whole conversation: pass it as `messages` to continue. */
   messages: Message[];
   durationMs: number;
+  /** USD spent on model calls (summaries included), from the price table (see docs/cost.md). */
+  costUsd: number;
+  /** Models without a known price (costed at the fallback price): set a `pricing` entry for them. */
+  costUnknownModels: string[];
   /** Set when `stopReason` is "error". */
   error?: Error;
 }
@@ -80,6 +84,8 @@ export class AgentResultBuilder {
       events: this.events,
       messages: outcome.messages,
       durationMs: Date.now() - this.started,
+      costUsd: outcome.costUsd,
+      costUnknownModels: outcome.costUnknownModels,
     };
     if (outcome.error !== undefined) result.error = outcome.error;
     return result;

@@ -22,6 +22,8 @@ export interface ContextManagerOptions {
   model: Model;
   /** Usage of summary calls is added here (the run's usage). */
   usage: Usage;
+  /** Told about every summary call (for cost). */
+  onModelUsage?: ((info: { model: Model; usage: Usage }) => void) | undefined;
 }
 
 /**
@@ -111,6 +113,7 @@ export class ContextManager {
         { signal: args.signal },
       );
       addUsage(this.config.usage, response.usage);
+      this.config.onModelUsage?.({ model: summaryModel, usage: response.usage });
       compacted = applySummary({ compacted, summary: response.text });
     }
     args.messages.length = 0;
