@@ -1,3 +1,4 @@
+import { type AgentStream, createAgentStream } from "./agent-stream.js";
 import type { Budget } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
@@ -10,7 +11,12 @@ import {
   type LimitPrompts,
   resolveLimits,
 } from "./loop/agent-limits.js";
-import { type AgentLoopConfig, type AgentLoopOutcome, agentLoop } from "./loop/agent-loop.js";
+import {
+  type AgentLoopConfig,
+  type AgentLoopOutcome,
+  agentLoop,
+  PENDING_APPROVALS_KEY,
+} from "./loop/agent-loop.js";
 import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
 import {
   type ContextOptions,
@@ -18,6 +24,7 @@ import {
   resolveContextOptions,
 } from "./loop/context-options.js";
 import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from "./loop/loop-detector.js";
+import type { ApprovalDecisions, PendingApproval } from "./loop/tool-step.js";
 import { type AgentHooks, withHooks } from "./loop/with-hooks.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
@@ -87,10 +94,19 @@ export interface RunOptions {
   budget?: Budget;
 }
 
-/** The events of a streamed run, plus its result. */
-export interface AgentStream extends AsyncIterable<AgentEvent> {
-  /** Resolves when the run has ended (iterating is not required: an unread stream is drained). */
-  readonly result: Promise<AgentResult>;
+/** A run paused for approval: its result (or that result's JSON), or the session it is stored in. */
+export type PausedRun =
+  | Pick<AgentResult, "messages" | "pendingApprovals">
+  | { messages: readonly Message[]; pendingApprovals?: readonly PendingApproval[] }
+  | { sessionId: string };
+
+/** The human's decisions for {@link Agent.resume}. */
+export interface ResumeOptions {
+  /** Tool call ids to execute. */
+  approve?: readonly string[];
+  /** Tool call ids to refuse (the model is told). Pending calls in neither list are refused too. */
+  deny?: readonly string[];
+  signal?: AbortSignal;
 }
 
 /** Checks an optional positive number; `Infinity` is allowed where it means "no limit". */
@@ -162,10 +178,35 @@ export class Agent {
     return new Agent({ ...this.options, ...overrides });
   }
 
-  /** Runs the agent on `input` and resolves with the result. Never rejects for model or tool failures. */
-  async run(input: string, options: RunOptions = {}): Promise<AgentResult> {
+  /**
+   * Continues a run that stopped with `awaiting_approval`: the paused turn's calls run with the decisions
+   * (`approve` / `deny` by tool call id; a pending call in neither list is denied), then the loop goes on.
+   * `paused` is the paused result (or its JSON: `{ messages, pendingApprovals }`), or `{ sessionId }` to resume
+   * a paused session from the store — also from another process.
+   */
+  async resume(paused: PausedRun, decisions: ResumeOptions = {}): Promise<AgentResult> {
+    const resume = {
+      approve: new Set(decisions.approve ?? []),
+      deny: new Set(decisions.deny ?? []),
+    };
+    const options: RunOptions = decisions.signal === undefined ? {} : { signal: decisions.signal };
+    if ("sessionId" in paused && typeof paused.sessionId === "string") {
+      return this.fold(this.events("", { ...options, sessionId: paused.sessionId }, false, resume));
+    }
+    const { messages } = paused as { messages?: readonly Message[] };
+    const last = messages?.at(-1);
+    if (messages === undefined || last?.role !== "assistant" || !last.toolCalls?.length) {
+      throw new InvalidArgumentError({
+        argument: "paused",
+        message:
+          "expected a result that stopped with awaiting_approval (its last message has the pending tool calls)",
+      });
+    }
+    return this.fold(this.events("", { ...options, messages }, false, resume));
+  }
+
+  private async fold(events: AsyncGenerator<AgentEvent, unknown>): Promise<AgentResult> {
     const builder = new AgentResultBuilder();
-    const events = this.events(input, options, false);
     while (true) {
       const next = await events.next();
       if (next.done) return builder.build(next.value as AgentLoopOutcome);
@@ -173,76 +214,28 @@ export class Agent {
     }
   }
 
+  /** Runs the agent on `input` and resolves with the result. Never rejects for model or tool failures. */
+  async run(input: string, options: RunOptions = {}): Promise<AgentResult> {
+    return this.fold(this.events(input, options, false));
+  }
+
   /**
    * Runs the agent and streams its events (with `text_delta`s). `result` resolves at the end. Leaving the
    * iteration early (`break`) aborts the run; `result` then resolves with stop reason `aborted`.
    */
   stream(input: string, options: RunOptions = {}): AgentStream {
-    const builder = new AgentResultBuilder();
     const controller = new AbortController();
     const signal =
       options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal]);
-    const events = this.events(input, { ...options, signal }, true);
-    let resolveResult: (result: AgentResult) => void = () => undefined;
-    let rejectResult: (error: unknown) => void = () => undefined;
-    const result = new Promise<AgentResult>((resolve, reject) => {
-      resolveResult = resolve;
-      rejectResult = reject;
-    });
-    let started = false;
-    const finish = async (): Promise<void> => {
-      // Drain what is left without yielding it: the loop winds down (aborted) and returns its outcome.
-      while (true) {
-        const next = await events.next();
-        if (next.done) return resolveResult(builder.build(next.value as AgentLoopOutcome));
-        builder.add(next.value);
-      }
-    };
-    const iterate = async function* (): AsyncGenerator<AgentEvent> {
-      if (started)
-        throw new InvalidArgumentError({
-          argument: "stream",
-          message: "an agent stream can be iterated once",
-        });
-      started = true;
-      let done = false;
-      try {
-        while (true) {
-          const next = await events.next();
-          if (next.done) {
-            done = true;
-            resolveResult(builder.build(next.value as AgentLoopOutcome));
-            return;
-          }
-          builder.add(next.value);
-          yield next.value;
-        }
-      } catch (error) {
-        done = true;
-        rejectResult(error);
-        throw error;
-      } finally {
-        if (!done) {
-          controller.abort(new Error("the stream consumer stopped reading"));
-          await finish().catch(rejectResult);
-        }
-      }
-    };
-    return {
-      [Symbol.asyncIterator]: () => iterate(),
-      get result() {
-        queueMicrotask(() => {
-          if (!started) {
-            started = true;
-            finish().catch(rejectResult);
-          }
-        });
-        return result;
-      },
-    };
+    return createAgentStream({ events: this.events(input, { ...options, signal }, true), controller });
   }
 
-  private events(input: string, options: RunOptions, stream: boolean): AsyncGenerator<AgentEvent, unknown> {
+  private events(
+    input: string,
+    options: RunOptions,
+    stream: boolean,
+    resume?: ApprovalDecisions,
+  ): AsyncGenerator<AgentEvent, unknown> {
     if (typeof input !== "string")
       throw new InvalidArgumentError({ argument: "input", message: "expected a string" });
     const { sessionId } = options;
@@ -262,22 +255,26 @@ export class Agent {
       if (typeof sessionId !== "string" || sessionId === "") {
         throw new InvalidArgumentError({ argument: "sessionId", message: "expected a non-empty string" });
       }
-      if (input.trim() === "")
+      if (input.trim() === "" && resume === undefined) {
         throw new InvalidArgumentError({ argument: "input", message: "the task is empty" });
+      }
       return withHooks(
-        this.sessionEvents({ input, options, stream, sessionId, store: this.options.store }),
+        this.sessionEvents({ input, options, stream, sessionId, store: this.options.store, resume }),
         this.options,
       );
     }
     const prior = options.messages ?? [];
-    if (input.trim() === "" && prior.length === 0) {
+    if (input.trim() === "" && prior.length === 0 && resume === undefined) {
       throw new InvalidArgumentError({
         argument: "input",
         message: "the task is empty and there is no conversation to continue",
       });
     }
     const { messages } = this.conversation(prior, input);
-    return withHooks(agentLoop(this.loopConfig({ input, messages, options, stream })), this.options);
+    return withHooks(
+      agentLoop({ ...this.loopConfig({ input, messages, options, stream }), resume }),
+      this.options,
+    );
   }
 
   /** The run's messages: the system prompt (unless the history starts with one), the history, the input. */
@@ -302,6 +299,7 @@ export class Agent {
     stream: boolean;
     sessionId: string;
     store: SessionStore;
+    resume: ApprovalDecisions | undefined;
   }): AsyncGenerator<AgentEvent, unknown> {
     const { timeoutMs } = this.limits;
     const session = await openSessionRun({
@@ -312,12 +310,20 @@ export class Agent {
     });
     try {
       const { messages, system } = this.conversation(session.history, args.input);
-      const persistedCount = messages.length - 1; // everything but the new user message is stored already
+      // Everything but the new user message (none when resuming) is stored already.
+      const persistedCount = args.input === "" ? messages.length : messages.length - 1;
+      if (args.resume !== undefined && session.state.get(PENDING_APPROVALS_KEY) === undefined) {
+        throw new InvalidArgumentError({
+          argument: "sessionId",
+          message: `session "${args.sessionId}" has no run awaiting approval`,
+        });
+      }
       return yield* agentLoop({
         ...this.loopConfig({ input: args.input, messages, options: args.options, stream: args.stream }),
         persistence: session.persistence({ persistedCount, systemMessage: system }),
         state: session.state,
         sessionId: args.sessionId,
+        resume: args.resume,
       });
     } finally {
       await session.release();

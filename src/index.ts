@@ -5,7 +5,8 @@
  * retries, SSE), `providers` (wire formats), `tools` (definition, validation, execution), `loop` (the agent
  * loop as an event generator) and `Agent` (the friendly wrapper).
  */
-export { Agent, type AgentOptions, type AgentStream, type RunOptions } from "./agent.js";
+export { Agent, type AgentOptions, type PausedRun, type ResumeOptions, type RunOptions } from "./agent.js";
+export type { AgentStream } from "./agent-stream.js";
 export {
   applySummary,
   buildSummaryRequest,
@@ -31,6 +32,7 @@ export { createFetchHttpClient, createNodeHttpClient, type HttpClient } from "./
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./http/retry-policy.js";
 export type { ContextOptions } from "./loop/context-options.js";
 export * from "./loop/index.js";
+export { DENIED_RESULT, type PendingApproval } from "./loop/tool-step.js";
 export type { AgentHooks } from "./loop/with-hooks.js";
 export { type WorkingMemoryOptions, workingMemoryTools } from "./memory/working-memory-tools.js";
 export * from "./models/index.js";

@@ -10,6 +10,7 @@ export type StopReason =
   | "loop_detected"
   | "aborted"
   | "cost_limit"
+  | "awaiting_approval"
   | "error";
 
 /** The `data` of each event type. Every value is JSON-serialisable. */
@@ -28,8 +29,18 @@ export interface AgentEventDataMap {
   };
   /** Streamed text (only from `agent.stream`). A later `retry` event means: discard the text of this turn. */
   text_delta: { delta: string };
+  /** A plan-and-execute agent planned its steps (`round` counts re-planning rounds from 0). */
+  plan: {
+    round: number;
+    steps: Array<{ type: "tool"; name: string; arguments: unknown } | { type: "reply"; text: string }>;
+  };
   /** Text the model wrote alongside tool calls. */
   thought: { content: string };
+  /**
+   * Tool calls need a human's approval: the run ends with stop reason `awaiting_approval` and
+   * `result.pendingApprovals`; `agent.resume(...)` continues it.
+   */
+  approval_requested: { calls: Array<{ toolCallId: string; tool: string; args: unknown }> };
   /** A tool call is about to run. In a turn, every `action` comes before the first `observation`. */
   action: { toolCallId: string; tool: string; args: unknown };
   /** A tool call finished (in completion order; the history keeps call order). */

@@ -3,11 +3,12 @@ import { CostMeter } from "../cost/cost-meter.js";
 import { AgentloopError } from "../errors/agentloop-error.js";
 import { isContextLengthError } from "../errors/is-context-length-error.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
-import type { Message, ToolMessage } from "../models/message.js";
+import type { Message } from "../models/message.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
 import { addUsage, emptyUsage, type Usage } from "../models/usage.js";
 import type { RunPersistence } from "../sessions/run-persistence.js";
 import type { RunState } from "../sessions/run-state.js";
+import type { JsonValue } from "../stores/session-store.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLimits, LimitPrompts } from "./agent-limits.js";
@@ -18,7 +19,7 @@ import { CostGuard } from "./cost-guard.js";
 import { createEvent, describeError } from "./create-event.js";
 import { assistantMessage, closeOpenToolCalls, detectLoop } from "./history-helpers.js";
 import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
-import { runTools } from "./run-tools.js";
+import { type ApprovalDecisions, type PendingApproval, toolStep } from "./tool-step.js";
 
 /** Everything one run needs. Plain data plus a model: the loop owns no other state. */
 export interface AgentLoopConfig {
@@ -53,7 +54,12 @@ export interface AgentLoopConfig {
   costMeter?: CostMeter | undefined;
   /** A spending cap shared with other runs. */
   budget?: Budget | undefined;
+  /** Resume a run paused for approval: the last message's tool calls run first, with these decisions. */
+  resume?: ApprovalDecisions | undefined;
 }
+
+/** The run-state key where a session keeps the calls a paused run waits on. */
+export const PENDING_APPROVALS_KEY = "agentloop:pendingApprovals";
 
 /** What the loop returns besides its events. */
 export interface AgentLoopOutcome {
@@ -66,6 +72,8 @@ export interface AgentLoopOutcome {
   costUsd: number;
   /** Models that had no known price (their calls were costed at the fallback price). */
   costUnknownModels: string[];
+  /** With stop reason `awaiting_approval`: the calls waiting for a decision. */
+  pendingApprovals?: PendingApproval[];
   error?: Error;
 }
 
@@ -186,8 +194,29 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     return response;
   };
 
+  const toolOptions = {
+    registry: tools,
+    signal,
+    parallel: config.parallelToolCalls,
+    concurrency: config.toolConcurrency,
+    timeoutMs: config.toolTimeoutMs,
+    maxResultChars: config.maxToolResultChars,
+    sessionId: config.sessionId,
+    state: config.state,
+  };
+  let pendingApprovals: PendingApproval[] | undefined;
+
   yield createEvent("loop_start", 0, { task: config.task, model: modelName });
   try {
+    if (config.resume !== undefined) {
+      // A paused turn: its calls (the last assistant message's) run now, with the human's decisions.
+      const last = messages.at(-1);
+      const calls = last?.role === "assistant" ? (last.toolCalls ?? []) : [];
+      const resumed = yield* toolStep({ ...toolOptions, calls, step: 0, decisions: config.resume });
+      if (resumed.kind === "done") for (const message of resumed.messages) messages.push(message);
+      config.state?.delete(PENDING_APPROVALS_KEY);
+      await persist();
+    }
     while (stopReason === undefined) {
       if (signal.aborted) {
         stopReason = abortReason();
@@ -248,35 +277,14 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         stopReason = "token_limit";
         break;
       }
-      for (const call of calls) {
-        yield createEvent("action", turns, {
-          toolCallId: call.id,
-          tool: call.name,
-          args: call.arguments ?? call.rawArguments,
-        });
+      const stepResult = yield* toolStep({ ...toolOptions, calls, step: turns });
+      if (stepResult.kind === "paused") {
+        pendingApprovals = stepResult.pending;
+        config.state?.set(PENDING_APPROVALS_KEY, stepResult.pending as unknown as JsonValue);
+        stopReason = "awaiting_approval";
+        break;
       }
-      const outcomes = yield* runTools({
-        calls,
-        registry: tools,
-        step: turns,
-        signal,
-        parallel: config.parallelToolCalls,
-        concurrency: config.toolConcurrency,
-        timeoutMs: config.toolTimeoutMs,
-        maxResultChars: config.maxToolResultChars,
-        sessionId: config.sessionId,
-        state: config.state,
-      });
-      for (const outcome of outcomes) {
-        const message: ToolMessage = {
-          role: "tool",
-          toolCallId: outcome.toolCallId,
-          toolName: outcome.toolName,
-          content: outcome.content,
-        };
-        if (!outcome.ok) message.isError = true;
-        messages.push(message);
-      }
+      for (const message of stepResult.messages) messages.push(message);
       await persist();
     }
   } catch (error) {
@@ -295,7 +303,9 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     if (stopReason === undefined && !signal.aborted) controller.abort(new Error("run finished"));
   }
   const final: StopReason = stopReason ?? "error";
-  if (final === "timeout" || final === "aborted") {
+  if (final === "awaiting_approval") {
+    // The pending calls stay open: resume answers them.
+  } else if (final === "timeout" || final === "aborted") {
     closeOpenToolCalls(messages, final === "timeout" ? "the run timed out" : "the run was aborted");
   } else {
     closeOpenToolCalls(messages, "the run stopped");
@@ -317,6 +327,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     costUsd: meter.totalUsd,
     costUnknownModels: [...meter.unknownModels],
   };
+  if (pendingApprovals !== undefined && ended === "awaiting_approval")
+    outcome.pendingApprovals = pendingApprovals;
   if (failure !== undefined) outcome.error = failure;
   return outcome;
 }

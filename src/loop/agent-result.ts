@@ -2,6 +2,7 @@ import type { Message } from "../models/message.js";
 import type { Usage } from "../models/usage.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLoopOutcome } from "./agent-loop.js";
+import type { PendingApproval } from "./tool-step.js";
 
 /** One executed (or refused) tool call of a run. */
 export interface ToolCallRecord {
@@ -34,6 +35,11 @@ export interface AgentResult {
   costUsd: number;
   /** Models without a known price (costed at the fallback price): set a `pricing` entry for them. */
   costUnknownModels: string[];
+  /**
+   * With stop reason `awaiting_approval`: the tool calls waiting for a human. Continue with
+   * `agent.resume(result, { approve, deny })` (the result is JSON: it can be stored and resumed elsewhere).
+   */
+  pendingApprovals?: PendingApproval[];
   /** Set when `stopReason` is "error". */
   error?: Error;
 }
@@ -88,6 +94,7 @@ export class AgentResultBuilder {
       costUnknownModels: outcome.costUnknownModels,
     };
     if (outcome.error !== undefined) result.error = outcome.error;
+    if (outcome.pendingApprovals !== undefined) result.pendingApprovals = outcome.pendingApprovals;
     return result;
   }
 }

@@ -1,0 +1,78 @@
+import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
+import type { AgentEvent } from "./loop/agent-event.js";
+import type { AgentLoopOutcome } from "./loop/agent-loop.js";
+import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
+
+/** The events of a streamed run, plus its result. */
+export interface AgentStream extends AsyncIterable<AgentEvent> {
+  /** Resolves when the run has ended (iterating is not required: an unread stream is drained). */
+  readonly result: Promise<AgentResult>;
+}
+
+/**
+ * Wraps a run's event generator as an {@link AgentStream}: iterate it once for the events; `result` folds the
+ * same events. Leaving the iteration early aborts the run through `controller` and drains the rest quietly,
+ * so `result` still resolves (stop reason `aborted`, `loop_end` last).
+ */
+export function createAgentStream({
+  events,
+  controller,
+}: {
+  events: AsyncGenerator<AgentEvent, unknown>;
+  controller: AbortController;
+}): AgentStream {
+  const builder = new AgentResultBuilder();
+  let resolveResult: (result: AgentResult) => void = () => undefined;
+  let rejectResult: (error: unknown) => void = () => undefined;
+  const result = new Promise<AgentResult>((resolve, reject) => {
+    resolveResult = resolve;
+    rejectResult = reject;
+  });
+  let started = false;
+  const finish = async (): Promise<void> => {
+    while (true) {
+      const next = await events.next();
+      if (next.done) return resolveResult(builder.build(next.value as AgentLoopOutcome));
+      builder.add(next.value);
+    }
+  };
+  const iterate = async function* (): AsyncGenerator<AgentEvent> {
+    if (started)
+      throw new InvalidArgumentError({ argument: "stream", message: "an agent stream can be iterated once" });
+    started = true;
+    let done = false;
+    try {
+      while (true) {
+        const next = await events.next();
+        if (next.done) {
+          done = true;
+          resolveResult(builder.build(next.value as AgentLoopOutcome));
+          return;
+        }
+        builder.add(next.value);
+        yield next.value;
+      }
+    } catch (error) {
+      done = true;
+      rejectResult(error);
+      throw error;
+    } finally {
+      if (!done) {
+        controller.abort(new Error("the stream consumer stopped reading"));
+        await finish().catch(rejectResult);
+      }
+    }
+  };
+  return {
+    [Symbol.asyncIterator]: () => iterate(),
+    get result() {
+      queueMicrotask(() => {
+        if (!started) {
+          started = true;
+          finish().catch(rejectResult);
+        }
+      });
+      return result;
+    },
+  };
+}
