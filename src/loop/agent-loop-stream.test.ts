@@ -83,3 +83,34 @@ describe("agent loop: streaming", () => {
     expect(result.text).toBe("hi");
   });
 });
+
+describe("agent loop: retryable errors inside a stream", () => {
+  it("retries a retryable provider error that arrives after the stream started", async () => {
+    const { ModelCallError } = await import("../errors/model-call-error.js");
+    const model = new ScriptedModel(
+      [
+        {
+          text: "part one two",
+          error: new ModelCallError({ message: "server_error", isRetryable: true }),
+          errorAfterParts: 1,
+        },
+        { text: "recovered" },
+      ],
+      { chunkSize: "word" },
+    );
+    const result = await new Agent({ model, retry: { baseDelayMs: 1 } }).stream("go").result;
+    expect(result.stopReason).toBe("completed");
+    expect(result.text).toBe("recovered");
+    expect(result.events.filter((e) => e.type === "retry")).toHaveLength(1);
+  });
+
+  it("does not retry a retryable error raised before the first part (the provider already did)", async () => {
+    const { ModelCallError } = await import("../errors/model-call-error.js");
+    const model = new ScriptedModel([
+      { error: new ModelCallError({ message: "429 after retries", status: 429, isRetryable: true }) },
+    ]);
+    const result = await new Agent({ model, retry: { baseDelayMs: 1 } }).stream("go").result;
+    expect(result.stopReason).toBe("error");
+    expect(model.calls).toHaveLength(1);
+  });
+});

@@ -1,3 +1,4 @@
+import { ModelCallError } from "../errors/model-call-error.js";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import { computeRetryDelay, type RetryPolicy, sleep } from "../http/retry-policy.js";
 import { StreamCollector } from "../models/collect-stream.js";
@@ -39,10 +40,12 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
         }),
       );
     let response: ModelResponse | undefined;
+    let delivered = false;
     const run = stream
       ? (async () => {
           const collector = new StreamCollector();
           for await (const part of model.stream(request, { signal, onRetry })) {
+            delivered = true;
             collector.add(part);
             if (part.type === "text-delta")
               channel.push(createEvent("text_delta", step, { delta: part.delta }));
@@ -61,10 +64,15 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
       if (response === undefined) throw new Error("model call finished without a response");
       return response;
     } catch (error) {
-      if (!StreamInterruptedError.isInstance(error) || attempt > retry.maxRetries || signal.aborted)
-        throw error;
+      // Retried here: streams that broke off, and retryable errors reported inside a stream after it started
+      // (before its first part, the provider has retried them already).
+      const retryable =
+        StreamInterruptedError.isInstance(error) ||
+        (delivered && ModelCallError.isInstance(error) && error.isRetryable);
+      if (!retryable || attempt > retry.maxRetries || signal.aborted) throw error;
       const delayMs = computeRetryDelay({ policy: retry, attempt });
-      yield createEvent("retry", step, { attempt, delayMs, error: error.message, source: "stream" });
+      const message = describeError(error).message;
+      yield createEvent("retry", step, { attempt, delayMs, error: message, source: "stream" });
       await sleep(delayMs, signal);
     }
   }
