@@ -35,6 +35,8 @@ import { createRedactor } from "./stores/redactor.js";
 import type { SessionStore } from "./stores/session-store.js";
 import type { Tool } from "./tools/tool.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
+import { traceEvents } from "./trace/trace-events.js";
+import { TraceRecorder } from "./trace/trace-recorder.js";
 
 /** Options of {@link Agent}. Only `model` is required. */
 export interface AgentOptions extends AgentHooks {
@@ -70,6 +72,11 @@ export interface AgentOptions extends AgentHooks {
   pricingFallback?: ModelPrice;
   /** A spending cap shared by every run of this agent (a run's own `budget` option wins). */
   budget?: Budget;
+  /**
+   * Record every run as a step trace (`result.trace`): its events, the exact model requests and responses, and
+   * tool results, hash-chained. Replay it offline with `replay(trace, { agent })`. See docs/traces.md.
+   */
+  trace?: boolean;
   /** Where sessions persist (`agent.run(input, { sessionId })`). */
   store?: SessionStore;
   /**
@@ -92,6 +99,8 @@ export interface RunOptions {
   sessionId?: string;
   /** A spending cap shared with other runs (e.g. a daily budget per user); overrides the agent's. */
   budget?: Budget;
+  /** Record this run as a step trace (overrides the agent's `trace` option). */
+  trace?: boolean;
 }
 
 /** A run paused for approval: its result (or that result's JSON), or the session it is stored in. */
@@ -271,10 +280,31 @@ export class Agent {
       });
     }
     const { messages } = this.conversation(prior, input);
-    return withHooks(
-      agentLoop({ ...this.loopConfig({ input, messages, options, stream }), resume }),
+    const recorder = this.recorder({ input, prior, options });
+    const events = withHooks(
+      agentLoop({
+        ...this.loopConfig({ input, messages, options, stream, model: recorder?.wrapModel(this.model) }),
+        resume,
+      }),
       this.options,
     );
+    // Outside the hooks, so the trace's events are exactly result.events (hook errors included).
+    return recorder === undefined ? events : traceEvents({ events, recorder });
+  }
+
+  /** A trace recorder for the run when tracing is on (the run's option wins over the agent's). */
+  private recorder(args: {
+    input: string;
+    prior: readonly Message[];
+    options: RunOptions;
+  }): TraceRecorder | undefined {
+    if (!(args.options.trace ?? this.options.trace)) return undefined;
+    return new TraceRecorder({
+      input: args.input,
+      messages: [...args.prior],
+      model: `${this.model.provider}:${this.model.modelId}`,
+      tools: [...this.tools.names()],
+    });
   }
 
   /** The run's messages: the system prompt (unless the history starts with one), the history, the input. */
@@ -318,13 +348,22 @@ export class Agent {
           message: `session "${args.sessionId}" has no run awaiting approval`,
         });
       }
-      return yield* agentLoop({
-        ...this.loopConfig({ input: args.input, messages, options: args.options, stream: args.stream }),
+      const recorder = this.recorder({ input: args.input, prior: session.history, options: args.options });
+      const model = recorder?.wrapModel(this.model);
+      const events = agentLoop({
+        ...this.loopConfig({
+          input: args.input,
+          messages,
+          options: args.options,
+          stream: args.stream,
+          model,
+        }),
         persistence: session.persistence({ persistedCount, systemMessage: system }),
         state: session.state,
         sessionId: args.sessionId,
         resume: args.resume,
       });
+      return yield* recorder === undefined ? events : traceEvents({ events, recorder });
     } finally {
       await session.release();
     }
@@ -335,10 +374,11 @@ export class Agent {
     messages: Message[];
     options: RunOptions;
     stream: boolean;
+    model?: Model | undefined;
   }): AgentLoopConfig {
     const o = this.options;
     return {
-      model: this.model,
+      model: args.model ?? this.model,
       tools: this.tools,
       messages: args.messages,
       task: args.input,

@@ -37,9 +37,16 @@ export type { AgentHooks } from "./loop/with-hooks.js";
 export { type WorkingMemoryOptions, workingMemoryTools } from "./memory/working-memory-tools.js";
 export * from "./models/index.js";
 export { resolveModel } from "./models/resolve-model.js";
+export * from "./providers/anthropic/index.js";
 export * from "./providers/openai/index.js";
+export type {
+  OpenAIResponsesModel,
+  OpenAIResponsesModelConfig,
+  OpenAIResponsesProviderData,
+} from "./providers/openai-responses/index.js";
 export * from "./reflection/index.js";
 export type { MessageRedactor } from "./sessions/open-session-run.js";
 export { RunState } from "./sessions/run-state.js";
 export * from "./stores/index.js";
 export * from "./tools/index.js";
+export * from "./trace/index.js";

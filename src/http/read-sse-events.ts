@@ -17,6 +17,8 @@ export async function* readSseEvents(body: AsyncIterable<string>): AsyncGenerato
     for (let i = 0; i < pending.length; i++) yield pending[i] as SseEvent;
     pending.length = 0;
   }
-  parser.reset({ consume: true });
+  // End of body: a final event without its terminating blank line is still an event. (eventsource-parser's
+  // reset({ consume: true }) does not dispatch it, so terminate it ourselves.)
+  parser.feed("\n\n");
   for (const event of pending) yield event;
 }

@@ -10,6 +10,7 @@ import type { RunPersistence } from "../sessions/run-persistence.js";
 import type { RunState } from "../sessions/run-state.js";
 import type { JsonValue } from "../stores/session-store.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { Trace } from "../trace/trace-types.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLimits, LimitPrompts } from "./agent-limits.js";
 import { callModel } from "./call-model.js";
@@ -74,6 +75,8 @@ export interface AgentLoopOutcome {
   costUnknownModels: string[];
   /** With stop reason `awaiting_approval`: the calls waiting for a decision. */
   pendingApprovals?: PendingApproval[];
+  /** The step trace, when the run was recorded (added by the Agent's trace wrapper). */
+  trace?: Trace;
   error?: Error;
 }
 

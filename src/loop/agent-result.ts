@@ -1,5 +1,6 @@
 import type { Message } from "../models/message.js";
 import type { Usage } from "../models/usage.js";
+import type { Trace } from "../trace/trace-types.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLoopOutcome } from "./agent-loop.js";
 import type { PendingApproval } from "./tool-step.js";
@@ -40,6 +41,8 @@ export interface AgentResult {
    * `agent.resume(result, { approve, deny })` (the result is JSON: it can be stored and resumed elsewhere).
    */
   pendingApprovals?: PendingApproval[];
+  /** The step trace, with `trace: true` (see docs/traces.md). */
+  trace?: Trace;
   /** Set when `stopReason` is "error". */
   error?: Error;
 }
@@ -95,6 +98,7 @@ export class AgentResultBuilder {
     };
     if (outcome.error !== undefined) result.error = outcome.error;
     if (outcome.pendingApprovals !== undefined) result.pendingApprovals = outcome.pendingApprovals;
+    if (outcome.trace !== undefined) result.trace = outcome.trace;
     return result;
   }
 }

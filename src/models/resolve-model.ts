@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { createAnthropic } from "../providers/anthropic/create-anthropic.js";
 import { createOpenAI } from "../providers/openai/create-openai.js";
 import type { Model } from "./model.js";
 
@@ -7,6 +8,7 @@ export type ModelFactory = (modelId: string) => Model;
 
 const factories: Record<string, ModelFactory> = {
   openai: (modelId) => createOpenAI()(modelId),
+  anthropic: (modelId) => createAnthropic()(modelId),
 };
 
 /**

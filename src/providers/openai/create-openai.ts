@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient, type HttpClient } from "../../http/http-client.js";
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { OpenAIResponsesModel } from "../openai-responses/openai-responses-model.js";
 import { OpenAIChatModel } from "./openai-chat-model.js";
 
 /** Options of {@link createOpenAI}. */
@@ -33,12 +34,20 @@ export interface OpenAIProviderOptions {
   name?: string;
 }
 
-/** Makes OpenAI Chat Completions models: `openai("gpt-4o-mini")` or `openai.chat("gpt-4o-mini")`. */
+/**
+ * Makes OpenAI models: Chat Completions with `openai("gpt-4o-mini")` or `openai.chat("gpt-4o-mini")`, the
+ * Responses API with `openai.responses("gpt-5")`.
+ */
 export interface OpenAIProvider {
   /** A Chat Completions model. */
   (modelId: string): OpenAIChatModel;
   /** A Chat Completions model (alias of calling the provider). */
   chat(modelId: string): OpenAIChatModel;
+  /**
+   * A Responses API model (`POST {baseURL}/responses`), stateless (`store: false`, the whole history sent
+   * each turn, reasoning items carried in `providerData`). Same options as `chat`.
+   */
+  responses(modelId: string): OpenAIResponsesModel;
 }
 
 /** The default per-attempt timeout of OpenAI requests (ms). */
@@ -146,7 +155,17 @@ export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvide
     }
     return new OpenAIChatModel(modelId, config);
   };
+  const responses = (modelId: string): OpenAIResponsesModel => {
+    if (typeof modelId !== "string" || modelId.trim() === "") {
+      throw new InvalidArgumentError({
+        argument: "modelId",
+        message: "expected a non-empty model id string",
+      });
+    }
+    return new OpenAIResponsesModel({ modelId, config });
+  };
   const provider = ((modelId: string) => chat(modelId)) as OpenAIProvider;
   provider.chat = chat;
+  provider.responses = responses;
   return provider;
 }

@@ -1,0 +1,136 @@
+import { ModelCallError } from "../../errors/model-call-error.js";
+import type { HttpClient } from "../../http/http-client.js";
+import type { RetryPolicy } from "../../http/retry-policy.js";
+import {
+  openModelStream,
+  type SendModelRequestOptions,
+  sendModelRequest,
+} from "../../http/send-model-request.js";
+import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
+import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import { buildAnthropicBody } from "./build-anthropic-body.js";
+import { isRetryableAnthropicStatus, parseAnthropicErrorBody } from "./parse-anthropic-error.js";
+import { parseAnthropicMessage } from "./parse-anthropic-message.js";
+import { readAnthropicStream } from "./read-anthropic-stream.js";
+
+/** The resolved, validated settings an {@link AnthropicMessagesModel} runs with (built by `createAnthropic`). */
+export interface AnthropicMessagesModelConfig {
+  /** Base URL without a trailing slash, e.g. `https://api.anthropic.com/v1`. */
+  baseURL: string;
+  /** Returns the API key at call time (undefined or "" → no `x-api-key` header). */
+  apiKey: () => string | undefined;
+  /** Extra request headers, keys lower-cased. They override the provider's own headers. */
+  headers: Readonly<Record<string, string>>;
+  client: HttpClient;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  /** `max_tokens` of requests without `maxOutputTokens`. */
+  maxTokens: number;
+  /** The `anthropic-version` header. */
+  anthropicVersion: string;
+  extraBody?: Record<string, unknown> | undefined;
+}
+
+/**
+ * A model served by the Anthropic Messages API (`POST {baseURL}/messages`). Create it with
+ * `createAnthropic()(modelId)`.
+ */
+export class AnthropicMessagesModel implements Model {
+  /** Always "anthropic". */
+  readonly provider = "anthropic";
+  /** The model id sent as `model`, e.g. "claude-haiku-4-5". */
+  readonly modelId: string;
+  private readonly config: AnthropicMessagesModelConfig;
+  private readonly url: string;
+  /** True when the endpoint is Anthropic's own API, which always needs a key. */
+  private readonly needsKey: boolean;
+
+  /** Prefer `createAnthropic()(modelId)`, which validates its options. */
+  constructor(modelId: string, config: AnthropicMessagesModelConfig) {
+    this.modelId = modelId;
+    this.config = config;
+    this.url = `${config.baseURL}/messages`;
+    this.needsKey = new URL(config.baseURL).hostname === "api.anthropic.com";
+  }
+
+  /** Sends one non-streaming request (retrying transient failures) and returns the parsed answer. */
+  async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    const { url } = this;
+    return sendModelRequest({
+      ...this.sendOptions({ request, options, stream: false }),
+      read: async (response) => parseAnthropicMessage(await response.text(), url),
+    });
+  }
+
+  /**
+   * Streams one request. The request is sent when iteration starts; failures before the response headers are
+   * retried, later ones throw (see `readAnthropicStream`). Stopping the iteration early releases the
+   * connection.
+   */
+  async *stream(
+    request: ModelRequest,
+    options: ModelCallOptions = {},
+  ): AsyncGenerator<ModelStreamPart, void, undefined> {
+    const { url } = this;
+    const open = await openModelStream(this.sendOptions({ request, options, stream: true }));
+    try {
+      yield* readAnthropicStream(open.body, url);
+    } finally {
+      open.dispose();
+    }
+  }
+
+  /** What both modes send: the body, headers, retry policy, timeout and the Anthropic error mapping. */
+  private sendOptions({
+    request,
+    options,
+    stream,
+  }: {
+    request: ModelRequest;
+    options: ModelCallOptions;
+    stream: boolean;
+  }): SendModelRequestOptions {
+    const { config } = this;
+    return {
+      client: config.client,
+      url: this.url,
+      headers: this.headers(stream),
+      body: buildAnthropicBody({
+        modelId: this.modelId,
+        request,
+        defaultMaxTokens: config.maxTokens,
+        extraBody: config.extraBody,
+        stream,
+      }),
+      retry: config.retry,
+      timeoutMs: config.timeoutMs,
+      signal: options.signal,
+      onRetry: options.onRetry,
+      parseErrorBody: parseAnthropicErrorBody,
+      isRetryable: isRetryableAnthropicStatus,
+    };
+  }
+
+  private headers(stream: boolean): Record<string, string> {
+    const key = this.config.apiKey();
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: stream ? "text/event-stream" : "application/json",
+      "anthropic-version": this.config.anthropicVersion,
+    };
+    const custom = this.config.headers;
+    if (key !== undefined && key !== "") {
+      headers["x-api-key"] = key;
+    } else if (this.needsKey && custom["x-api-key"] === undefined && custom.authorization === undefined) {
+      throw new ModelCallError({
+        message:
+          "No Anthropic API key: set the ANTHROPIC_API_KEY environment variable or pass { apiKey } to " +
+          `createAnthropic() (requests to ${this.url} need one)`,
+        isRetryable: false,
+        code: "missing_api_key",
+        url: this.url,
+      });
+    }
+    return Object.assign(headers, custom);
+  }
+}

@@ -1,0 +1,22 @@
+import { createHash } from "node:crypto";
+import { canonicalJson, RawJson } from "./canonical-json.js";
+import type { TraceRecordKind } from "./trace-types.js";
+
+/** Options of {@link hashRecord}. */
+export interface HashRecordOptions {
+  seq: number;
+  kind: TraceRecordKind;
+  /** The record's data, or its canonical JSON already computed (as {@link RawJson}). */
+  data: unknown;
+  prevHash: string;
+}
+
+/**
+ * The hash of a trace record: sha256 (hex) of the canonical JSON of `{ seq, kind, data, prevHash }`.
+ */
+export function hashRecord({ seq, kind, data, prevHash }: HashRecordOptions): string {
+  const dataJson = data instanceof RawJson ? data.json : canonicalJson(data);
+  // The canonical form of { seq, kind, data, prevHash }: keys in sorted order.
+  const text = `{"data":${dataJson},"kind":${JSON.stringify(kind)},"prevHash":${JSON.stringify(prevHash)},"seq":${canonicalJson(seq)}}`;
+  return createHash("sha256").update(text).digest("hex");
+}

@@ -1,0 +1,101 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { TraceError } from "./trace-error.js";
+import { TRACE_RECORD_KINDS, TRACE_VERSION, type Trace, type TraceRecord } from "./trace-types.js";
+
+/** The `type` of a trace file's header line. */
+export const TRACE_FILE_TYPE = "agentloop-trace";
+
+const KINDS = new Set<string>(TRACE_RECORD_KINDS);
+
+/**
+ * Writes `trace` to `path` as JSON Lines: a header `{"type":"agentloop-trace","version":1}`, then one record
+ * per line, in order. Replaces the file if it exists. {@link loadTrace} reads it back unchanged.
+ */
+export async function saveTrace(trace: Trace, path: string): Promise<void> {
+  const lines = [JSON.stringify({ type: TRACE_FILE_TYPE, version: trace.version })];
+  for (const record of trace.records) lines.push(JSON.stringify(record));
+  await writeFile(path, `${lines.join("\n")}\n`, "utf8");
+}
+
+function parseLine(line: string, lineNumber: number, path: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new TraceError({
+      message: `${path}:${lineNumber} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+}
+
+function checkHeader(header: unknown, path: string): void {
+  const { type, version } = (typeof header === "object" && header !== null ? header : {}) as Record<
+    string,
+    unknown
+  >;
+  if (type !== TRACE_FILE_TYPE || typeof version !== "number") {
+    throw new TraceError({
+      message: `${path} is not an agentloop trace: its first line must be {"type":"${TRACE_FILE_TYPE}","version":${TRACE_VERSION}}`,
+    });
+  }
+  if (version > TRACE_VERSION) {
+    throw new TraceError({
+      message: `${path} is a version ${version} trace, written by a newer agentloop; this version reads version ${TRACE_VERSION}`,
+    });
+  }
+  if (version !== TRACE_VERSION) {
+    throw new TraceError({ message: `${path} has an unsupported trace version ${version}` });
+  }
+}
+
+function checkRecord(value: unknown, lineNumber: number, path: string): TraceRecord {
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const problem =
+    typeof record.seq !== "number"
+      ? "seq"
+      : typeof record.kind !== "string" || !KINDS.has(record.kind)
+        ? "kind"
+        : typeof record.data !== "object" || record.data === null
+          ? "data"
+          : typeof record.prevHash !== "string"
+            ? "prevHash"
+            : typeof record.hash !== "string"
+              ? "hash"
+              : undefined;
+  if (problem !== undefined) {
+    throw new TraceError({
+      message: `${path}:${lineNumber} is not a trace record (missing or invalid "${problem}")`,
+      ...(typeof record.seq === "number" && { seq: record.seq }),
+    });
+  }
+  return value as TraceRecord;
+}
+
+/**
+ * Reads a trace written by {@link saveTrace}. Rejects with {@link TraceError} when the file is not a trace
+ * (wrong header, a line that is not JSON or not a record) or was written by a newer version. Does not verify
+ * the hash chain: call `verifyTrace` (`replay` does).
+ */
+export async function loadTrace(path: string): Promise<Trace> {
+  const text = await readFile(path, "utf8");
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const [first] = lines;
+  if (first === undefined || first.trim() === "") {
+    throw new TraceError({ message: `${path} is empty: not an agentloop trace` });
+  }
+  let header: unknown;
+  try {
+    header = JSON.parse(first);
+  } catch {
+    header = undefined;
+  }
+  checkHeader(header, path);
+  const records: TraceRecord[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === "") continue;
+    records.push(checkRecord(parseLine(line, i + 1, path), i + 1, path));
+  }
+  return { version: TRACE_VERSION, records };
+}
