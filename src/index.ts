@@ -37,6 +37,8 @@ export type { AgentHooks } from "./loop/with-hooks.js";
 export { type WorkingMemoryOptions, workingMemoryTools } from "./memory/working-memory-tools.js";
 export * from "./models/index.js";
 export { resolveModel } from "./models/resolve-model.js";
+export * from "./planner/index.js";
+export * from "./profiles/index.js";
 export * from "./providers/anthropic/index.js";
 export * from "./providers/openai/index.js";
 export type {
