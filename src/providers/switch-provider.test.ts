@@ -32,7 +32,6 @@ beforeAll(async () => {
       message: {
         id: "msg_1",
         type: "message",
-        role: "assistant",
         model: "claude-haiku-4-5",
         content: [{ type: "text", text: "And doubled, that is 10." }],
         stop_reason: "end_turn",
