@@ -13,6 +13,7 @@ await build({
     "builtin-tools/index": "src/builtin-tools/index.ts",
     "integrations/redis/index": "src/integrations/redis/index.ts",
     "integrations/postgres/index": "src/integrations/postgres/index.ts",
+    "integrations/mcp/index": "src/integrations/mcp/index.ts",
   },
   outdir: "dist",
   bundle: true,

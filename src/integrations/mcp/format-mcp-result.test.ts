@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { base64ByteLength, formatMcpResult } from "./format-mcp-result.js";
+
+describe("formatMcpResult", () => {
+  it("joins text blocks with newlines", () => {
+    const result = {
+      content: [
+        { type: "text", text: "one" },
+        { type: "text", text: "two" },
+      ],
+    };
+    expect(formatMcpResult({ result })).toBe("one\ntwo");
+  });
+
+  it("prefers structuredContent, as compact JSON", () => {
+    const result = {
+      content: [{ type: "text", text: '{ "a": 1 }' }],
+      structuredContent: { a: 1, b: [true, null] },
+    };
+    expect(formatMcpResult({ result })).toBe('{"a":1,"b":[true,null]}');
+  });
+
+  it("uses the text of error results even when structuredContent is present", () => {
+    const result = {
+      content: [{ type: "text", text: "bad input" }],
+      structuredContent: { a: 1 },
+      isError: true,
+    };
+    expect(formatMcpResult({ result })).toBe("bad input");
+  });
+
+  it("replaces images and audio with a placeholder giving type and size", () => {
+    const result = {
+      content: [
+        { type: "image", data: Buffer.from("12345").toString("base64"), mimeType: "image/png" },
+        { type: "audio", data: Buffer.from("1234").toString("base64"), mimeType: "audio/wav" },
+      ],
+    };
+    expect(formatMcpResult({ result })).toBe("[image: image/png, 5 bytes]\n[audio: audio/wav, 4 bytes]");
+  });
+
+  it("gives embedded resources as their text (JSON compacted) or a placeholder for blobs", () => {
+    const result = {
+      content: [
+        { type: "resource", resource: { uri: "file:///a.txt", mimeType: "text/plain", text: "plain text" } },
+        {
+          type: "resource",
+          resource: { uri: "file:///a.json", mimeType: "application/json", text: '{\n "x": 1\n}' },
+        },
+        {
+          type: "resource",
+          resource: { uri: "file:///b.bin", mimeType: "application/octet-stream", blob: "AAEC" },
+        },
+        { type: "resource_link", uri: "file:///c.md", name: "notes", mimeType: "text/markdown" },
+        { type: "something-new", value: 1 },
+      ],
+    };
+    expect(formatMcpResult({ result }).split("\n")).toEqual([
+      "plain text",
+      '{"x":1}',
+      "[resource: file:///b.bin, application/octet-stream, 3 bytes]",
+      "[resource link: notes, file:///c.md, text/markdown]",
+      "[something-new content]",
+    ]);
+  });
+
+  it('says "(empty)" when there is nothing to show', () => {
+    expect(formatMcpResult({ result: { content: [] } })).toBe("(empty)");
+    expect(formatMcpResult({ result: {} })).toBe("(empty)");
+  });
+});
+
+describe("base64ByteLength", () => {
+  it("counts decoded bytes, padding and whitespace included", () => {
+    for (const text of ["", "a", "ab", "abc", "abcd", "hello world!"]) {
+      const encoded = Buffer.from(text).toString("base64");
+      expect(base64ByteLength(encoded)).toBe(text.length);
+      expect(base64ByteLength(`${encoded.slice(0, 2)}\n${encoded.slice(2)}`)).toBe(text.length);
+    }
+  });
+});
