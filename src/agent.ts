@@ -1,7 +1,13 @@
+import type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent-options.js";
+
+export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent-options.js";
+
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
 import type { Budget } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
+import { runDurably } from "./durable/run-durably.js";
+import type { RunJournal } from "./durable/run-journal.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 import { type RetryPolicy, resolveRetryPolicy } from "./http/retry-policy.js";
 import type { AgentEvent } from "./loop/agent-event.js";
@@ -37,86 +43,6 @@ import type { Tool } from "./tools/tool.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
 import { traceEvents } from "./trace/trace-events.js";
 import { TraceRecorder } from "./trace/trace-recorder.js";
-
-/** Options of {@link Agent}. Only `model` is required. */
-export interface AgentOptions extends AgentHooks {
-  /** A {@link Model}, or a model string such as `"openai:gpt-4o-mini"`. */
-  model: Model | string;
-  /** The tools the model may call (or a registry). */
-  tools?: readonly Tool[] | ToolRegistry;
-  /** The system prompt. */
-  system?: string;
-  /** Hard limits and soft checkpoints (see {@link AgentLimits} for defaults). */
-  limits?: Partial<AgentLimits>;
-  /** Replaces the soft-checkpoint and wrap-up prompts. */
-  prompts?: Partial<LimitPrompts>;
-  /** Retry policy for model calls (and for streams that break off). */
-  retry?: Partial<RetryPolicy>;
-  /** Run the tool calls of one response in parallel (default true); also sent to the model. */
-  parallelToolCalls?: boolean;
-  /** Default per-tool timeout (a tool's own `timeoutMs` wins). Default 30 000 ms. */
-  toolTimeoutMs?: number;
-  /** At most this many tools run at once. Default: the executor's default. */
-  toolConcurrency?: number;
-  /** Tool results longer than this are truncated with a marker. Default: the executor's default. */
-  maxToolResultChars?: number;
-  /** Loop detection (default on: window 4, threshold 3), or `false`. */
-  loopDetection?: Partial<LoopDetectionOptions> | false;
-  temperature?: number;
-  maxOutputTokens?: number;
-  /** Keeps the history within the context window (compaction); see docs/context.md. */
-  context?: ContextOptions;
-  /** Prices (USD per million tokens) that override or extend the built-in table, by model id. */
-  pricing?: PricingTable;
-  /** The price of models found in no table (default: zero, and the model is flagged in the result). */
-  pricingFallback?: ModelPrice;
-  /** A spending cap shared by every run of this agent (a run's own `budget` option wins). */
-  budget?: Budget;
-  /**
-   * Record every run as a step trace (`result.trace`): its events, the exact model requests and responses, and
-   * tool results, hash-chained. Replay it offline with `replay(trace, { agent })`. See docs/traces.md.
-   */
-  trace?: boolean;
-  /** Where sessions persist (`agent.run(input, { sessionId })`). */
-  store?: SessionStore;
-  /**
-   * Redaction of what is persisted: on by default when a store is set (API keys, bearer tokens, emails);
-   * `false` turns it off, a redactor from `createRedactor` configures it.
-   */
-  redact?: boolean | MessageRedactor;
-}
-
-/** Per-run options. */
-export interface RunOptions {
-  /** A previous run's `messages`, to continue the conversation. */
-  messages?: readonly Message[];
-  /** Aborts the run: the model call and running tools are cancelled, the stop reason is `aborted`. */
-  signal?: AbortSignal;
-  /**
-   * Continue (or start) a stored session: its history is loaded, new messages are persisted after each step,
-   * and concurrent runs of one session are rejected with `SessionBusyError`. Needs the `store` option.
-   */
-  sessionId?: string;
-  /** A spending cap shared with other runs (e.g. a daily budget per user); overrides the agent's. */
-  budget?: Budget;
-  /** Record this run as a step trace (overrides the agent's `trace` option). */
-  trace?: boolean;
-}
-
-/** A run paused for approval: its result (or that result's JSON), or the session it is stored in. */
-export type PausedRun =
-  | Pick<AgentResult, "messages" | "pendingApprovals">
-  | { messages: readonly Message[]; pendingApprovals?: readonly PendingApproval[] }
-  | { sessionId: string };
-
-/** The human's decisions for {@link Agent.resume}. */
-export interface ResumeOptions {
-  /** Tool call ids to execute. */
-  approve?: readonly string[];
-  /** Tool call ids to refuse (the model is told). Pending calls in neither list are refused too. */
-  deny?: readonly string[];
-  signal?: AbortSignal;
-}
 
 /** Checks an optional positive number; `Infinity` is allowed where it means "no limit". */
 function checkPositive(
@@ -199,6 +125,9 @@ export class Agent {
       deny: new Set(decisions.deny ?? []),
     };
     const options: RunOptions = decisions.signal === undefined ? {} : { signal: decisions.signal };
+    if ("runId" in paused && typeof paused.runId === "string") {
+      return this.durable({ runId: paused.runId, input: undefined, options });
+    }
     if ("sessionId" in paused && typeof paused.sessionId === "string") {
       return this.fold(this.events("", { ...options, sessionId: paused.sessionId }, false, resume));
     }
@@ -225,7 +154,57 @@ export class Agent {
 
   /** Runs the agent on `input` and resolves with the result. Never rejects for model or tool failures. */
   async run(input: string, options: RunOptions = {}): Promise<AgentResult> {
+    if (options.runId !== undefined) return this.durable({ runId: options.runId, input, options });
     return this.fold(this.events(input, options, false));
+  }
+
+  /**
+   * A durable run (`runId` + the `journal` option): journaled step by step, resumed from the journal after a
+   * crash, returned from it once finished (see docs/deployment.md). A run answered from its journal has no
+   * `events` (they were emitted by the attempt that ran).
+   */
+  private async durable(args: {
+    runId: string;
+    input: string | undefined;
+    options: RunOptions;
+  }): Promise<AgentResult> {
+    const { journal } = this.options;
+    if (journal === undefined) {
+      throw new InvalidArgumentError({
+        argument: "runId",
+        message: "a durable run needs the Agent's journal option",
+      });
+    }
+    if (args.options.sessionId !== undefined) {
+      throw new InvalidArgumentError({
+        argument: "runId",
+        message: "durable runs do not combine with sessionId yet",
+      });
+    }
+    const started = Date.now();
+    const { runId: _runId, ...runOptions } = args.options;
+    const summary = await runDurably({
+      agent: this,
+      journal,
+      runId: args.runId,
+      ...(args.input !== undefined && { input: args.input }),
+      ...(runOptions.messages !== undefined && { messages: runOptions.messages }),
+      ...(runOptions.signal !== undefined && { signal: runOptions.signal }),
+    });
+    const result: AgentResult = {
+      text: summary.text,
+      stopReason: summary.stopReason,
+      turns: summary.turns,
+      usage: summary.usage,
+      toolCalls: summary.toolCalls,
+      events: [],
+      messages: summary.messages,
+      durationMs: Date.now() - started,
+      costUsd: summary.costUsd,
+      costUnknownModels: [],
+    };
+    if (summary.error !== undefined) result.error = summary.error;
+    return result;
   }
 
   /**

@@ -27,6 +27,7 @@ export {
   validateHistory,
 } from "./context/index.js";
 export * from "./cost/index.js";
+export * from "./durable/index.js";
 export * from "./errors/index.js";
 export { createFetchHttpClient, createNodeHttpClient, type HttpClient } from "./http/http-client.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./http/retry-policy.js";
@@ -47,6 +48,17 @@ export type {
   OpenAIResponsesProviderData,
 } from "./providers/openai-responses/index.js";
 export * from "./reflection/index.js";
+export {
+  createJsonLinesRenderer,
+  createTerminalRenderer,
+  formatEvent,
+  type JsonLinesRendererOptions,
+  type RenderContext,
+  Renderer,
+  type RendererOptions,
+  type RenderRule,
+  type TerminalRendererOptions,
+} from "./render/index.js";
 export type { MessageRedactor } from "./sessions/open-session-run.js";
 export { RunState } from "./sessions/run-state.js";
 export * from "./stores/index.js";

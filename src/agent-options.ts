@@ -1,0 +1,104 @@
+import type { Budget } from "./cost/budget.js";
+import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
+import type { RunJournal } from "./durable/run-journal.js";
+import type { RetryPolicy } from "./http/retry-policy.js";
+import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
+import type { AgentResult } from "./loop/agent-result.js";
+import type { ContextOptions } from "./loop/context-options.js";
+import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import type { PendingApproval } from "./loop/tool-step.js";
+import type { AgentHooks } from "./loop/with-hooks.js";
+import type { Message } from "./models/message.js";
+import type { Model } from "./models/model.js";
+import type { MessageRedactor } from "./sessions/open-session-run.js";
+import type { SessionStore } from "./stores/session-store.js";
+import type { Tool } from "./tools/tool.js";
+import type { ToolRegistry } from "./tools/tool-registry.js";
+
+/** Options of {@link Agent}. Only `model` is required. */
+export interface AgentOptions extends AgentHooks {
+  /** A {@link Model}, or a model string such as `"openai:gpt-4o-mini"`. */
+  model: Model | string;
+  /** The tools the model may call (or a registry). */
+  tools?: readonly Tool[] | ToolRegistry;
+  /** The system prompt. */
+  system?: string;
+  /** Hard limits and soft checkpoints (see {@link AgentLimits} for defaults). */
+  limits?: Partial<AgentLimits>;
+  /** Replaces the soft-checkpoint and wrap-up prompts. */
+  prompts?: Partial<LimitPrompts>;
+  /** Retry policy for model calls (and for streams that break off). */
+  retry?: Partial<RetryPolicy>;
+  /** Run the tool calls of one response in parallel (default true); also sent to the model. */
+  parallelToolCalls?: boolean;
+  /** Default per-tool timeout (a tool's own `timeoutMs` wins). Default 30 000 ms. */
+  toolTimeoutMs?: number;
+  /** At most this many tools run at once. Default: the executor's default. */
+  toolConcurrency?: number;
+  /** Tool results longer than this are truncated with a marker. Default: the executor's default. */
+  maxToolResultChars?: number;
+  /** Loop detection (default on: window 4, threshold 3), or `false`. */
+  loopDetection?: Partial<LoopDetectionOptions> | false;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Keeps the history within the context window (compaction); see docs/context.md. */
+  context?: ContextOptions;
+  /** Prices (USD per million tokens) that override or extend the built-in table, by model id. */
+  pricing?: PricingTable;
+  /** The price of models found in no table (default: zero, and the model is flagged in the result). */
+  pricingFallback?: ModelPrice;
+  /** A spending cap shared by every run of this agent (a run's own `budget` option wins). */
+  budget?: Budget;
+  /**
+   * Record every run as a step trace (`result.trace`): its events, the exact model requests and responses, and
+   * tool results, hash-chained. Replay it offline with `replay(trace, { agent })`. See docs/traces.md.
+   */
+  trace?: boolean;
+  /** Where durable runs are journaled (`agent.run(input, { runId })`): MemoryJournal, FileJournal, RedisJournal. */
+  journal?: RunJournal;
+  /** Where sessions persist (`agent.run(input, { sessionId })`). */
+  store?: SessionStore;
+  /**
+   * Redaction of what is persisted: on by default when a store is set (API keys, bearer tokens, emails);
+   * `false` turns it off, a redactor from `createRedactor` configures it.
+   */
+  redact?: boolean | MessageRedactor;
+}
+
+/** Per-run options. */
+export interface RunOptions {
+  /** A previous run's `messages`, to continue the conversation. */
+  messages?: readonly Message[];
+  /** Aborts the run: the model call and running tools are cancelled, the stop reason is `aborted`. */
+  signal?: AbortSignal;
+  /**
+   * Continue (or start) a stored session: its history is loaded, new messages are persisted after each step,
+   * and concurrent runs of one session are rejected with `SessionBusyError`. Needs the `store` option.
+   */
+  sessionId?: string;
+  /** A spending cap shared with other runs (e.g. a daily budget per user); overrides the agent's. */
+  budget?: Budget;
+  /** Record this run as a step trace (overrides the agent's `trace` option). */
+  trace?: boolean;
+  /**
+   * Make the run durable under this id (needs the `journal` option): every step is journaled before it is
+   * acted on; after a crash the same call (or `agent.resume({ runId })`) continues from the journal.
+   */
+  runId?: string;
+}
+
+/** A run paused for approval: its result (or that result's JSON), or the session it is stored in. */
+export type PausedRun =
+  | Pick<AgentResult, "messages" | "pendingApprovals">
+  | { messages: readonly Message[]; pendingApprovals?: readonly PendingApproval[] }
+  | { sessionId: string }
+  | { runId: string };
+
+/** The human's decisions for {@link Agent.resume}. */
+export interface ResumeOptions {
+  /** Tool call ids to execute. */
+  approve?: readonly string[];
+  /** Tool call ids to refuse (the model is told). Pending calls in neither list are refused too. */
+  deny?: readonly string[];
+  signal?: AbortSignal;
+}

@@ -1,0 +1,121 @@
+import { CLI_TOOL_NAMES } from "./cli-tool-names.js";
+
+/** The exit code table shown in every help text. */
+const EXIT_CODES_HELP = `Exit codes:
+  0    completed (run), no divergence (replay), trace verified (trace show)
+  1    the run ended with an error or a limit; the replay diverged; the trace is broken
+  2    usage error (unknown command or option, missing or invalid argument)
+  3    configuration error (e.g. missing API key: set OPENAI_API_KEY or ANTHROPIC_API_KEY)
+  130  aborted with Ctrl-C`;
+
+/** `agentloop --help`. */
+export const MAIN_HELP = `agentloop — run LLM agents from the command line
+
+Usage:
+  agentloop run "task" [options]      run an agent on a task
+  agentloop replay <trace.jsonl>      replay a recorded run offline and report where it diverges
+  agentloop trace show <trace.jsonl>  print a recorded run as a timeline and verify its hash chain
+  agentloop <command> --help          help for a command
+  agentloop --version                 print the version
+
+Environment:
+  OPENAI_API_KEY      key for openai: models
+  OPENAI_BASE_URL     an OpenAI-compatible server (e.g. http://localhost:11434/v1); no key needed for
+                      servers other than api.openai.com
+  ANTHROPIC_API_KEY   key for anthropic: models
+  NO_COLOR            no colours (FORCE_COLOR=1 forces them)
+
+Try it without a key:
+  agentloop run --demo "What is 17 * 23?"
+
+${EXIT_CODES_HELP}
+`;
+
+/** `agentloop run --help`. */
+export const RUN_HELP = `Usage: agentloop run "task" [options]
+
+Runs an agent on the task and prints what it does: model calls (latency, tokens, cost), tool calls and
+results, and the answer, streamed as it arrives.
+
+Options:
+  -m, --model <provider:id>  the model (default openai:gpt-4o-mini; e.g. anthropic:claude-haiku-4-5)
+  -s, --system <text>        the system prompt
+  -t, --tools <names>        comma-separated built-in tools, or "none" (default: calculator,current_time)
+                             available: TOOL_NAMES
+                             the file tools work inside the current directory; write_file asks for
+                             approval; ask_user asks you on stderr and reads the answer from stdin
+  -y, --yes                  approve every tool call that needs approval without asking
+      --session <id>         continue (or start) a stored session
+      --store-dir <dir>      where sessions are stored (default .agentloop)
+      --stream               stream the answer as it is written (default, except with --json)
+      --no-stream            print the answer when it is complete
+      --json                 print the result as one JSON object; with --stream, every event as one
+                             JSON object per line, ending with loop_end
+  -q, --quiet                print only the final answer (when the run ends)
+      --trace <file.jsonl>   record the run as a trace (replay it with agentloop replay)
+      --max-turns <n>        stop after n model calls (default 20)
+      --max-cost <usd>       stop before the run would spend more than this many USD
+      --demo                 use the bundled mock OpenAI server instead of a real model (no key needed)
+      --no-color             no colours
+  -h, --help                 this help
+
+Approval: write_file needs approval; the CLI asks "Allow write_file({...})? [y/N]" on stderr and reads
+the answer from stdin (no answer, e.g. stdin at end of file, means no). --yes approves without asking.
+
+Ctrl-C aborts the run (what was printed stays; stop reason "aborted", exit code 130); a second Ctrl-C
+exits at once.
+
+Examples:
+  agentloop run --demo "What is 17 * 23?"
+  agentloop run -m anthropic:claude-haiku-4-5 --tools read_file,list_dir "Summarise README.md"
+  agentloop run --json "Name three primes" | jq .text
+  agentloop run --trace run.jsonl "What is 2^10?" && agentloop replay run.jsonl
+
+${EXIT_CODES_HELP}
+`;
+
+/** `agentloop replay --help`. */
+export const REPLAY_HELP = `Usage: agentloop replay <trace.jsonl> [options]
+
+Replays a recorded run (agentloop run --trace) without calling a model: each model call is answered with
+the recorded response and each tool call with the recorded result. The agent is rebuilt from the trace
+(model, tool names, system prompt). Prints "no divergence", or the first place where the replay went a
+different way than the recording (exit code 1).
+
+Options:
+      --json      print the outcome as one JSON object
+  -h, --help      this help
+
+${EXIT_CODES_HELP}
+`;
+
+/** `agentloop trace --help`. */
+export const TRACE_HELP = `Usage: agentloop trace show <trace.jsonl>
+
+Subcommands:
+  show <trace.jsonl>   print the recorded run as a timeline (records, steps, events, model calls with
+                       tokens, tool calls and results) and verify its hash chain: "verified: ok" or the
+                       first broken record (exit code 1)
+
+Options:
+      --no-color  no colours
+  -h, --help      this help
+
+${EXIT_CODES_HELP}
+`;
+
+/** The help text of `command` (`undefined` for unknown commands). */
+export function helpFor(command: string | undefined): string | undefined {
+  switch (command) {
+    case undefined:
+      return MAIN_HELP;
+    case "run":
+      return RUN_HELP.replace("TOOL_NAMES", CLI_TOOL_NAMES.join(", "));
+    case "replay":
+      return REPLAY_HELP;
+    case "trace":
+      return TRACE_HELP;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,165 @@
+import type { Message } from "../models/message.js";
+import type { ModelResponse } from "../models/model.js";
+import { StoreError } from "../stores/store-error.js";
+import type { RunSummary } from "./run-summary.js";
+
+/** The schema version of the journal records this code writes (and the newest it reads). */
+export const JOURNAL_RECORD_VERSION = 1;
+
+/** A model response as journaled: everything but the provider's `raw` body. */
+export type JournaledResponse = Omit<ModelResponse, "raw">;
+
+/** The run began: what it was given. Always the first record of a run. */
+export interface StartRecord {
+  v: typeof JOURNAL_RECORD_VERSION;
+  kind: "start";
+  runId: string;
+  /** The task. */
+  input: string;
+  /** The prior conversation given to the run (without the agent's system prompt). */
+  messages: Message[];
+  /** When the run began, in ms since the epoch. */
+  at: number;
+}
+
+/** The model answered call `call`. Written before the loop sees the answer. */
+export interface ModelResponseRecord {
+  v: typeof JOURNAL_RECORD_VERSION;
+  kind: "model_response";
+  /** The 0-based model call index within the run (failed calls take no index). */
+  call: number;
+  response: JournaledResponse;
+}
+
+/** A tool call is about to execute. Written before the tool runs. */
+export interface ToolStartRecord {
+  v: typeof JOURNAL_RECORD_VERSION;
+  kind: "tool_start";
+  toolCallId: string;
+  tool: string;
+  /** The `ctx.idempotencyKey` the tool is given; the same on every attempt of this call. */
+  idempotencyKey: string;
+}
+
+/**
+ * How a journaled tool call failed, so that a resumed run reproduces it: `threw` (the executor reports
+ * `Tool "x" failed: <type>: <message>`), `unserialisable` (it returned a value JSON cannot hold) or
+ * `timed_out` (it did not finish within its timeout).
+ */
+export interface JournaledToolFailure {
+  how: "threw" | "unserialisable" | "timed_out";
+  /** The error's type (its name or class). */
+  type: string;
+  message: string;
+}
+
+/** A tool call finished (or was given up on): the text the model was sent. */
+export interface ToolResultRecord {
+  v: typeof JOURNAL_RECORD_VERSION;
+  kind: "tool_result";
+  toolCallId: string;
+  tool: string;
+  ok: boolean;
+  /** The result sent to the model (before the executor's truncation), or its error text. */
+  content: string;
+  /** With `ok: false`: the failure, to reproduce it. */
+  failure?: JournaledToolFailure;
+}
+
+/** The run finished: its summary. A run with this record is never run again. */
+export interface EndRecord {
+  v: typeof JOURNAL_RECORD_VERSION;
+  kind: "end";
+  result: RunSummary;
+  /** When the run finished, in ms since the epoch. */
+  at: number;
+}
+
+/** One record of a durable run's journal. */
+export type JournalRecord =
+  | StartRecord
+  | ModelResponseRecord
+  | ToolStartRecord
+  | ToolResultRecord
+  | EndRecord;
+
+/** The kind of a {@link JournalRecord}. */
+export type JournalRecordKind = JournalRecord["kind"];
+
+/** Options of {@link parseJournalRecord}. */
+export interface ParseJournalRecordOptions {
+  /** A decoded record of unknown shape (from JSON, a Redis list entry). */
+  value: unknown;
+  /** The run the record belongs to (for the error). */
+  runId: string;
+  /** Where the record was read, for the error message: `"/x/y.jsonl line 3"`, `"Redis list entry 4"`. */
+  where: string;
+  /** The operation reported by the error (default `"load"`). */
+  operation?: string;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isString = (value: unknown): value is string => typeof value === "string";
+
+/** What a record of each kind must hold (a shallow check: cheap on long journals). */
+const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boolean> = {
+  start: (r) =>
+    isString(r.runId) && isString(r.input) && Array.isArray(r.messages) && typeof r.at === "number",
+  model_response: (r) =>
+    Number.isInteger(r.call) &&
+    (r.call as number) >= 0 &&
+    isObject(r.response) &&
+    Array.isArray(r.response.toolCalls),
+  tool_start: (r) => isString(r.toolCallId) && isString(r.tool) && isString(r.idempotencyKey),
+  tool_result: (r) =>
+    isString(r.toolCallId) &&
+    isString(r.tool) &&
+    typeof r.ok === "boolean" &&
+    isString(r.content) &&
+    (r.failure === undefined || (isObject(r.failure) && isString(r.failure.how))),
+  end: (r) =>
+    isObject(r.result) &&
+    isString(r.result.runId) &&
+    Array.isArray(r.result.messages) &&
+    typeof r.at === "number",
+};
+
+/**
+ * Checks that a decoded value is a {@link JournalRecord} of a version this code understands and returns it.
+ * Throws {@link StoreError} for a record from a newer schema version ("written by a newer agentloop") and for
+ * anything that is not a valid record: a journal is never misread.
+ */
+export function parseJournalRecord(options: ParseJournalRecordOptions): JournalRecord {
+  const { value, runId, where } = options;
+  const operation = options.operation ?? "load";
+  const fail = (problem: string): never => {
+    throw new StoreError({ message: `Run "${runId}": ${problem} (${where})`, operation });
+  };
+  if (!isObject(value)) return fail("a journal record is not an object");
+  const { v, kind } = value;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+    return fail("a journal record has no valid version");
+  }
+  if (v > JOURNAL_RECORD_VERSION) {
+    return fail(
+      `a journal record has schema version ${v}, written by a newer agentloop (this one reads up to version ${JOURNAL_RECORD_VERSION}); upgrade agentloop to resume this run`,
+    );
+  }
+  if (typeof kind !== "string" || !Object.hasOwn(SHAPES, kind)) {
+    return fail(`a journal record has an unknown kind ${JSON.stringify(kind)}`);
+  }
+  if (!SHAPES[kind as JournalRecordKind](value)) return fail(`a "${kind}" journal record is malformed`);
+  return value as unknown as JournalRecord;
+}
+
+/**
+ * Serialises a record as one line of JSON (no newline) with `v` and `kind` first, so that stores can tell a
+ * record's kind from the start of its text (the Redis journal's compaction does). Throws what
+ * `JSON.stringify` throws, before anything is written.
+ */
+export function serializeJournalRecord(record: JournalRecord): string {
+  const { v, kind, ...rest } = record;
+  return JSON.stringify({ v, kind, ...rest });
+}

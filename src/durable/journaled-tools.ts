@@ -1,0 +1,229 @@
+import { formatToolResult } from "../tools/format-tool-result.js";
+import type { Tool, ToolContext } from "../tools/tool.js";
+import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../tools/tool-execution-error.js";
+import { ToolTimeoutError } from "../tools/tool-timeout-error.js";
+import {
+  JOURNAL_RECORD_VERSION,
+  type JournaledToolFailure,
+  type JournalRecord,
+  type ToolResultRecord,
+  type ToolStartRecord,
+} from "./journal-record.js";
+import type { JournalWriter } from "./journal-writer.js";
+
+/** What the model is told about a non-idempotent call that was interrupted while it ran. */
+export const OUTCOME_UNKNOWN_MESSAGE =
+  "the outcome of this call is unknown (the run was interrupted while it ran); check before retrying";
+
+/** The error type the model sees with {@link OUTCOME_UNKNOWN_MESSAGE}. */
+export const OUTCOME_UNKNOWN_ERROR = "ToolOutcomeUnknownError";
+
+/** Options of {@link journaledTools}. */
+export interface JournaledToolsOptions {
+  /** The agent's tools (`agent.tools.list()`). */
+  tools: readonly Tool[];
+  runId: string;
+  /** The run's journal records so far. */
+  records: readonly JournalRecord[];
+  /** Where `tool_start` and `tool_result` records are appended. */
+  writer: JournalWriter;
+}
+
+/** The journal's tool records by call id, in order (a provider may reuse an id in a later turn). */
+class ToolRecords {
+  readonly starts = new Map<string, ToolStartRecord[]>();
+  readonly results = new Map<string, ToolResultRecord[]>();
+  private readonly seen = new Map<string, number>();
+
+  constructor(records: readonly JournalRecord[]) {
+    for (const record of records) {
+      if (record.kind === "tool_start") push(this.starts, record.toolCallId, record);
+      else if (record.kind === "tool_result") push(this.results, record.toolCallId, record);
+    }
+  }
+
+  /** How many calls with this id were executed before in this run (0 for the first). */
+  occurrence(toolCallId: string): number {
+    const n = this.seen.get(toolCallId) ?? 0;
+    this.seen.set(toolCallId, n + 1);
+    return n;
+  }
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+/** A copy of `target` (same prototype, accessors kept as accessors, so nothing is read) with `props` set. */
+function overlay<T extends object>(target: T, props: Partial<T>): T {
+  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(target);
+  for (const [key, value] of Object.entries(props)) {
+    descriptors[key] = { value, enumerable: true, writable: false, configurable: true };
+  }
+  return Object.create(Object.getPrototypeOf(target) as object | null, descriptors) as T;
+}
+
+function errorNamed(type: string, message: string): Error {
+  const error = new Error(message);
+  error.name = type;
+  return error;
+}
+
+/** A value the executor fails to serialise with exactly this error (so it reports the same text). */
+function unserialisable(type: string, message: string): { toJSON: () => never } {
+  return {
+    toJSON: () => {
+      throw errorNamed(type, message);
+    },
+  };
+}
+
+/** What `execute` does so that the executor reports the recorded result again, with the same text. */
+function replay(recorded: ToolResultRecord): unknown {
+  if (recorded.ok) return recorded.content;
+  const failure = recorded.failure ?? { how: "threw", type: "Error", message: recorded.content };
+  if (failure.how === "unserialisable") return unserialisable(failure.type, failure.message);
+  // A timeout is not waited out again: the model is told `Tool "x" failed: ToolTimeoutError: ...`.
+  throw errorNamed(failure.type, failure.message);
+}
+
+type Settled = { value: unknown } | { error: unknown } | { aborted: unknown };
+
+/** Runs the tool; settles with its value or error, or as soon as `signal` aborts (timeout, run abort). */
+function settle(run: () => unknown, signal: AbortSignal): Promise<Settled> {
+  return new Promise((resolve) => {
+    const onAbort = () => resolve({ aborted: signal.reason });
+    signal.addEventListener("abort", onAbort, { once: true });
+    const done = (settled: Settled) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(settled);
+    };
+    try {
+      Promise.resolve(run()).then(
+        (value) => done({ value }),
+        (error: unknown) => done({ error }),
+      );
+    } catch (error) {
+      done({ error });
+    }
+  });
+}
+
+/** Options of `journalTool`. */
+interface StandInOptions {
+  original: Tool;
+  runId: string;
+  journal: ToolRecords;
+  writer: JournalWriter;
+}
+
+/** The stand-in of one tool (see {@link journaledTools}). */
+function journalTool({ original, runId, journal, writer }: StandInOptions): Tool {
+  const name = original.name;
+  const quoted = JSON.stringify(name);
+  const appendResult = (toolCallId: string, outcome: Pick<ToolResultRecord, "ok" | "content" | "failure">) =>
+    writer.append([{ v: JOURNAL_RECORD_VERSION, kind: "tool_result", toolCallId, tool: name, ...outcome }]);
+  const appendFailure = (toolCallId: string, failure: JournaledToolFailure, content: string) =>
+    appendResult(toolCallId, { ok: false, content, failure });
+
+  /** An interrupted non-idempotent call: journals and reports that its outcome is unknown. */
+  const unknownOutcome = async (toolCallId: string): Promise<never> => {
+    const failure: JournaledToolFailure = {
+      how: "threw",
+      type: OUTCOME_UNKNOWN_ERROR,
+      message: OUTCOME_UNKNOWN_MESSAGE,
+    };
+    await appendFailure(toolCallId, failure, `Tool ${quoted} failed: ${failure.type}: ${failure.message}`);
+    throw errorNamed(failure.type, failure.message);
+  };
+
+  /** Runs the tool (journaling its start first unless `started`), then journals its outcome. */
+  const run = async (args: unknown, ctx: ToolContext, started: boolean): Promise<unknown> => {
+    const { toolCallId, idempotencyKey = "" } = ctx;
+    // Read here (the executor creates it lazily) to journal a timeout the moment it happens.
+    const signal = ctx.signal;
+    if (!started) {
+      if (signal.aborted) throw signal.reason;
+      await writer.append([
+        { v: JOURNAL_RECORD_VERSION, kind: "tool_start", toolCallId, tool: name, idempotencyKey },
+      ]);
+    }
+    if (signal.aborted) throw signal.reason; // the executor gave up on the call while it was journaled
+    const settled = await settle(() => original.execute(args, ctx), signal);
+    if ("aborted" in settled) {
+      const reason = settled.aborted;
+      // A run that is aborted journals nothing more: the call stays interrupted.
+      if (ToolTimeoutError.isInstance(reason)) {
+        const failure: JournaledToolFailure = {
+          how: "timed_out",
+          type: reason.name,
+          message: reason.message,
+        };
+        await appendFailure(toolCallId, failure, reason.message);
+      }
+      throw reason;
+    }
+    if ("error" in settled) {
+      const { error } = settled;
+      const failure: JournaledToolFailure = {
+        how: "threw",
+        type: errorTypeOf(error),
+        message: errorMessageOf(error),
+      };
+      await appendFailure(
+        toolCallId,
+        failure,
+        new ToolExecutionError({ toolName: name, cause: error }).message,
+      );
+      throw error;
+    }
+    let content: string;
+    try {
+      content = formatToolResult(settled.value);
+    } catch (error) {
+      const type = errorTypeOf(error);
+      const message = errorMessageOf(error);
+      const text = `Tool ${quoted} returned a value that cannot be sent as JSON: ${type}: ${message}`;
+      await appendFailure(toolCallId, { how: "unserialisable", type, message }, text);
+      return unserialisable(type, message);
+    }
+    await appendResult(toolCallId, { ok: true, content });
+    return content;
+  };
+
+  const execute = (args: unknown, ctx: ToolContext): unknown => {
+    const { toolCallId } = ctx;
+    const n = journal.occurrence(toolCallId);
+    const recorded = journal.results.get(toolCallId)?.[n];
+    if (recorded !== undefined) return replay(recorded);
+    const start = journal.starts.get(toolCallId)?.[n];
+    if (start !== undefined && !original.idempotent) return unknownOutcome(toolCallId);
+    const idempotencyKey =
+      start?.idempotencyKey ?? (n === 0 ? `${runId}:${toolCallId}` : `${runId}:${toolCallId}:${n}`);
+    return run(args, overlay(ctx, { idempotencyKey }), start !== undefined);
+  };
+  return Object.freeze(overlay(original, { execute }));
+}
+
+/**
+ * Stand-ins for `tools` for a durable run: same name, schema and options; each call gets
+ * `ctx.idempotencyKey = "<runId>:<toolCallId>"` (`":<n>"` appended for the n-th reuse of an id within the
+ * run), the same on every attempt. `ctx` is extended by copying its property descriptors (nothing is read,
+ * spreading it still works); the stand-in itself reads `ctx.signal` of each call it executes, to journal a
+ * timeout the moment it happens (so the executor's lazily created signal exists for those calls).
+ * - A call with a journaled `tool_result` is not executed: the recorded content is returned, or the recorded
+ *   failure thrown again (the model sees the same text; a timeout is reported as a thrown `ToolTimeoutError`
+ *   instead of being waited out again).
+ * - A call with a `tool_start` but no result was interrupted: an `idempotent` tool runs again (same key), any
+ *   other fails with {@link OUTCOME_UNKNOWN_MESSAGE} (journaled, so a later attempt says the same).
+ * - A new call: `tool_start` is journaled before the tool runs, `tool_result` when it settles or times out.
+ *   Nothing is journaled for a call the run abandons (aborted): it stays interrupted.
+ *
+ * A journal failure fails the call and stops the run (see {@link JournalWriter}); the tool is then not run.
+ */
+export function journaledTools({ tools, runId, records, writer }: JournaledToolsOptions): Tool[] {
+  const journal = new ToolRecords(records);
+  return tools.map((original) => journalTool({ original, runId, journal, writer }));
+}

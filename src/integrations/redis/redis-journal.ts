@@ -1,0 +1,163 @@
+import type { Redis } from "ioredis";
+import { checkRunId } from "../../durable/check-run-id.js";
+import {
+  type JournalRecord,
+  parseJournalRecord,
+  serializeJournalRecord,
+} from "../../durable/journal-record.js";
+import type { JournalRunInfo, RunJournal } from "../../durable/run-journal.js";
+import { toJournalError } from "../../durable/to-journal-error.js";
+import { execMulti } from "./exec-multi.js";
+import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+
+/** Options of {@link RedisJournal}. */
+export interface RedisJournalOptions extends RedisConnectionOptions {
+  /** Prefix of every key (default `"agentloop:"`). */
+  prefix?: string;
+}
+
+/**
+ * Keeps the first `start` and the last `end` entry of a finished run's list (Redis-side Lua, atomic). Entries
+ * are written by `serializeJournalRecord`, which puts `v` and `kind` first, so the kind is read from the start
+ * of the text. Returns 1 when entries were dropped, 0 for an unfinished or already compacted run.
+ */
+const COMPACT_SCRIPT = `
+local items = redis.call("LRANGE", KEYS[1], 0, -1)
+local first, last
+for _, item in ipairs(items) do
+  if first == nil and string.find(item, '^{"v":%d+,"kind":"start"') then first = item
+  elseif string.find(item, '^{"v":%d+,"kind":"end"') then last = item end
+end
+if last == nil then return 0 end
+local kept = 1
+if first ~= nil then kept = 2 end
+if #items == kept then return 0 end
+redis.call("DEL", KEYS[1])
+if first ~= nil then redis.call("RPUSH", KEYS[1], first) end
+redis.call("RPUSH", KEYS[1], last)
+return 1`;
+
+/**
+ * A {@link RunJournal} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
+ * `prefix`:
+ * - `journal:<run id>`: a list of JSON {@link JournalRecord}s. `append` pushes all records of a call with one
+ *   RPUSH inside a MULTI that also updates the index: atomic, and concurrent appends never interleave.
+ * - `journal-runs`: a sorted set of run ids scored by their last append time (`list`, newest first).
+ * - `journal-finished`: the set of runs that have an `end` record (added in the same MULTI as the record).
+ *
+ * `compact` is one Lua script (atomic); it leaves the index score alone. Redis Cluster is not supported
+ * (those keys live in different slots). When the journal creates its own client (`url`), an unreachable
+ * Redis fails each operation at once with `StoreError` (see `OWNED_CLIENT_OPTIONS`); a client passed in
+ * behaves as configured and is never closed by the journal.
+ */
+export class RedisJournal implements RunJournal {
+  /** The key prefix. */
+  readonly prefix: string;
+  private readonly connection: RedisConnection;
+
+  constructor(options: RedisJournalOptions = {}) {
+    this.prefix = options.prefix ?? "agentloop:";
+    this.connection = new RedisConnection(options);
+  }
+
+  /** Appends the records with one RPUSH (and the index updates) in one MULTI. */
+  async append(runId: string, records: readonly JournalRecord[]): Promise<void> {
+    checkRunId(runId);
+    if (records.length === 0) return;
+    const entries = records.map(serializeJournalRecord);
+    const finished = records.some((record) => record.kind === "end");
+    await this.run("append", runId, async (client) => {
+      const multi = client
+        .multi()
+        .rpush(this.runKey(runId), ...entries)
+        .zadd(this.indexKey(), Date.now(), runId);
+      if (finished) multi.sadd(this.finishedKey(), runId);
+      await execMulti(multi);
+    });
+  }
+
+  /** The run's records, or `undefined` when it has none. */
+  async load(runId: string): Promise<JournalRecord[] | undefined> {
+    checkRunId(runId);
+    return this.run("load", runId, async (client) => {
+      const key = this.runKey(runId);
+      const entries = await client.lrange(key, 0, -1);
+      if (entries.length === 0) return undefined;
+      return entries.map((entry, index) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(entry);
+        } catch {
+          value = undefined;
+        }
+        return parseJournalRecord({ value, runId, where: `Redis list ${key} entry ${index}` });
+      });
+    });
+  }
+
+  /** Keeps only the `start` and `end` records of a finished run (one Lua script). */
+  async compact(runId: string): Promise<boolean> {
+    checkRunId(runId);
+    return this.run("compact", runId, async (client) => {
+      return (await client.eval(COMPACT_SCRIPT, 1, this.runKey(runId))) === 1;
+    });
+  }
+
+  /** Deletes the run's list and index entries. */
+  async delete(runId: string): Promise<void> {
+    checkRunId(runId);
+    await this.run("delete", runId, async (client) => {
+      await execMulti(
+        client.multi().del(this.runKey(runId)).zrem(this.indexKey(), runId).srem(this.finishedKey(), runId),
+      );
+    });
+  }
+
+  /** Every run in the index, most recently updated first. */
+  async list(): Promise<JournalRunInfo[]> {
+    return this.run("list", undefined, async (client) => {
+      const [flat, finished] = (await execMulti(
+        client.multi().zrevrange(this.indexKey(), 0, -1, "WITHSCORES").smembers(this.finishedKey()),
+      )) as [string[], string[]];
+      const done = new Set(finished);
+      const infos: JournalRunInfo[] = [];
+      for (let index = 0; index + 1 < flat.length; index += 2) {
+        const runId = flat[index]!;
+        infos.push({ runId, finished: done.has(runId), updatedAt: Number(flat[index + 1]) });
+      }
+      return infos;
+    });
+  }
+
+  /** Quits the client if the journal created it (one passed in stays open). */
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  /** The key of a run's record list. */
+  runKey(runId: string): string {
+    return `${this.prefix}journal:${runId}`;
+  }
+
+  /** The key of the sorted set indexing the runs. */
+  indexKey(): string {
+    return `${this.prefix}journal-runs`;
+  }
+
+  /** The key of the set of finished runs. */
+  finishedKey(): string {
+    return `${this.prefix}journal-finished`;
+  }
+
+  private async run<T>(
+    operation: string,
+    runId: string | undefined,
+    task: (client: Redis) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await task(await this.connection.ready(operation));
+    } catch (error) {
+      throw toJournalError({ error, journal: "RedisJournal", operation, runId });
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import type { AgentEvent, AgentEventOf, StopReason } from "../loop/agent-event.js";
+import type { AnsiStyle } from "./ansi-style.js";
+import { formatArgs, formatCost, formatCount, formatDuration, truncateText } from "./format-values.js";
+import type { RunTotalsSnapshot } from "./run-totals.js";
+
+/** Options of {@link formatEvent}. */
+export interface FormatEventOptions {
+  event: AgentEvent;
+  style: AnsiStyle;
+  /** Tool results (and other long texts) are cut to this many characters. */
+  maxResultChars: number;
+  /** The run's totals, including this event (used by `loop_end`). */
+  totals: RunTotalsSnapshot;
+  /** The text streamed (`text_delta`) in each step so far, so that it is not printed twice. */
+  streamedText: ReadonlyMap<number, string>;
+}
+
+/** Arguments are cut to this many characters (results use `maxResultChars`). */
+const MAX_ARGS_CHARS = 300;
+
+/**
+ * The built-in rendering of one event, as terminal text: a line (or a few) ending in `\n`, a streamed
+ * `text_delta` as is, or `undefined` for events that show nothing (e.g. a `thought` already streamed).
+ */
+export function formatEvent(options: FormatEventOptions): string | undefined {
+  const { event, style: s, maxResultChars } = options;
+  const cut = (text: string, maxChars = maxResultChars): string => truncateText({ text, maxChars });
+  switch (event.type) {
+    case "loop_start":
+      return event.data.task === ""
+        ? `${s.dim(`▶ resuming · ${event.data.model}`)}\n`
+        : `${s.bold(`▶ ${cut(event.data.task, 500)}`)}${s.dim(` · ${event.data.model}`)}\n`;
+    case "model_call":
+      return formatModelCall(event, s, options.totals.turns);
+    case "text_delta":
+      return event.data.delta === "" ? undefined : event.data.delta;
+    case "plan": {
+      const steps = event.data.steps.map((step, i) =>
+        step.type === "tool"
+          ? `  ${i + 1}. ${step.name}(${cut(formatArgs(step.arguments), MAX_ARGS_CHARS)})`
+          : `  ${i + 1}. reply: ${cut(step.text)}`,
+      );
+      return `${s.magenta(`☰ plan${event.data.round > 0 ? ` (round ${event.data.round})` : ""}`)}\n${steps.join("\n")}\n`;
+    }
+    case "thought": {
+      if (options.streamedText.get(event.step)?.trim()) return undefined; // already on screen
+      return `${event.data.content}\n`;
+    }
+    case "approval_requested":
+      return event.data.calls
+        .map(
+          (call) =>
+            `${s.yellow("? approval needed:")} ${s.bold(call.tool)}(${cut(formatArgs(call.args), MAX_ARGS_CHARS)})\n`,
+        )
+        .join("");
+    case "action":
+      return `${s.cyan(`→ ${event.data.tool}`)}(${cut(formatArgs(event.data.args), MAX_ARGS_CHARS)})\n`;
+    case "observation":
+      return formatObservation(event, s, cut);
+    case "soft_limit":
+      return `${s.yellow(`! soft limit (${event.data.reason}):`)} ${s.dim(cut(event.data.prompt))}\n`;
+    case "compaction": {
+      const d = event.data;
+      const truncated =
+        d.truncatedToolResults > 0 ? `, ${d.truncatedToolResults} tool results truncated` : "";
+      return `${s.magenta(
+        `⇣ compacted context: ${d.removedMessages} messages removed${truncated}, ` +
+          `${formatCount(d.tokensBefore)} → ${formatCount(d.tokensAfter)} tokens (${d.strategy}, ${d.reason})`,
+      )}\n`;
+    }
+    case "retry": {
+      const d = event.data;
+      const discarded = d.source === "stream" ? " — the streamed text of this turn is discarded" : "";
+      return `${s.yellow(`↻ retry ${d.attempt} in ${formatDuration(d.delayMs)}: ${cut(d.error, 300)}${discarded}`)}\n`;
+    }
+    case "error":
+      return event.data.fatal
+        ? `${s.red(`✗ error: ${event.data.name}: ${cut(event.data.message, 1000)}`)}\n`
+        : `${s.yellow(`! ${event.data.name}: ${cut(event.data.message, 1000)}`)}\n`;
+    case "loop_end":
+      return formatLoopEnd(event, options);
+    default:
+      return undefined;
+  }
+}
+
+/** `turn` counts the run's model calls (a resumed run goes on counting; `event.step` restarts). */
+function formatModelCall(event: AgentEventOf<"model_call">, s: AnsiStyle, turn: number): string {
+  const d = event.data;
+  const cost = `${formatCost(d.costUsd)}${d.priced ? "" : " (unpriced)"}`;
+  const tokens = `${formatCount(d.usage.inputTokens)} in / ${formatCount(d.usage.outputTokens)} out tokens`;
+  return `${s.dim(`· turn ${turn}: ${d.model} · ${formatDuration(d.latencyMs)} · ${tokens} · ${cost} · ${d.finishReason.unified}`)}\n`;
+}
+
+function formatObservation(
+  event: AgentEventOf<"observation">,
+  s: AnsiStyle,
+  cut: (text: string) => string,
+): string {
+  const d = event.data;
+  const took = s.dim(` (${formatDuration(d.durationMs)})`);
+  if (d.ok) return `${s.green(`← ${d.tool}:`)} ${cut(d.result)}${took}\n`;
+  return `${s.red(`✗ ${d.tool} failed:`)} ${cut(d.result)}${took}\n`;
+}
+
+/** The colour of the totals line for each stop reason. */
+function stopColour(s: AnsiStyle, reason: StopReason): (text: string) => string {
+  if (reason === "completed") return s.green;
+  if (reason === "error" || reason === "aborted") return s.red;
+  return s.yellow;
+}
+
+function formatLoopEnd(event: AgentEventOf<"loop_end">, options: FormatEventOptions): string {
+  const { style: s, totals: t } = options;
+  const { stopReason, text } = event.data;
+  if (stopReason === "awaiting_approval") return `${s.yellow("⏸ paused: awaiting approval")}\n`;
+  let streamed = false;
+  for (const chunk of options.streamedText.values()) if (chunk.trim() === text.trim()) streamed = true;
+  const answer = text !== "" && !streamed ? `\n${text}\n` : "";
+  const cost = `${formatCost(t.costUsd)}${t.unpriced ? " (unpriced)" : ""}`;
+  const tokens = `${formatCount(t.totalTokens)} tokens (${formatCount(t.inputTokens)} in / ${formatCount(t.outputTokens)} out)`;
+  const turns = `${t.turns} ${t.turns === 1 ? "turn" : "turns"}`;
+  const line = `■ ${stopReason} · ${turns} · ${tokens} · ${cost} · ${formatDuration(t.durationMs)}`;
+  return `${answer}\n${stopColour(s, stopReason)(s.bold(line))}\n`;
+}

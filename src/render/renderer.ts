@@ -1,0 +1,179 @@
+import type { AgentEvent, AgentEventOf, AgentEventType } from "../loop/agent-event.js";
+import { type AnsiStyle, createAnsiStyle } from "./ansi-style.js";
+import { formatEvent } from "./format-event.js";
+import { RunTotals, type RunTotalsSnapshot } from "./run-totals.js";
+
+/** The events a tool rule sees: a call about to run (`action`) and its result (`observation`). */
+export type ToolEvent = AgentEventOf<"action"> | AgentEventOf<"observation">;
+
+/** What a rule gets besides the event. */
+export interface RenderContext {
+  /** The renderer's style (colours are no-ops when colour is off). */
+  style: AnsiStyle;
+  /** The run's totals so far, this event included. */
+  totals: RunTotalsSnapshot;
+  /** The built-in rendering of the event, e.g. to decorate it. */
+  fallback(): string | undefined;
+}
+
+/**
+ * A rendering rule: returns the text to print (include the trailing `\n`), or `undefined` to print nothing.
+ * A rule that throws is ignored for that event: the built-in rendering is used instead.
+ */
+export type RenderRule<E extends AgentEvent = AgentEvent> = (
+  event: E,
+  context: RenderContext,
+) => string | undefined;
+
+/** Options of {@link Renderer}. */
+export interface RendererOptions {
+  /** Add ANSI colours to the built-in rendering. Default false. */
+  color?: boolean;
+  /** Where {@link Renderer.handle} writes. Default: `process.stdout`. */
+  write?: (text: string) => void;
+  /** Tool results are cut to this many characters in the built-in rendering. Default 300. */
+  maxResultChars?: number;
+  /**
+   * The built-in rendering: `"text"` (default) for people, `"json-lines"` for programs (one JSON object per
+   * event per line; colour and `maxResultChars` do not apply).
+   */
+  format?: "text" | "json-lines";
+}
+
+/** The default of {@link RendererOptions.maxResultChars}. */
+export const DEFAULT_MAX_RESULT_CHARS = 300;
+
+/**
+ * Turns agent events into text. For each event the first matching rule decides: a tool rule
+ * ({@link Renderer.onTool}, for the `action` and `observation` events of that tool), then an event rule
+ * ({@link Renderer.onEvent}), then the built-in rendering (task, model calls with latency, tokens and cost, tool
+ * calls and results, limits, retries, compaction, approvals, errors, the final answer and totals). A rule that
+ * throws falls back to the built-in rendering, so a renderer never breaks a run.
+ *
+ * The renderer is stateful (it counts the run's totals and remembers streamed text so a streamed answer is not
+ * printed twice): give each concurrent run its own.
+ *
+ * @example
+ * const renderer = new Renderer({ color: true })
+ *   .onTool("calculator", (e) => (e.type === "observation" ? `= ${e.data.result}\n` : undefined))
+ *   .onEvent("model_call", () => undefined); // hide model calls
+ * const agent = new Agent({ model, tools, onEvent: (e) => renderer.handle(e) });
+ */
+export class Renderer {
+  /** The style the built-in rendering uses. */
+  readonly style: AnsiStyle;
+  private readonly write: (text: string) => void;
+  private readonly maxResultChars: number;
+  private readonly format: "text" | "json-lines";
+  private readonly toolRules = new Map<string, RenderRule<ToolEvent>>();
+  private readonly eventRules = new Map<AgentEventType, RenderRule>();
+  private readonly totals = new RunTotals();
+  private readonly streamedText = new Map<number, string>();
+  private midLine = false;
+
+  constructor(options: RendererOptions = {}) {
+    this.style = createAnsiStyle({ enabled: options.color ?? false });
+    this.write = options.write ?? ((text) => process.stdout.write(text));
+    const max = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+    this.maxResultChars = Number.isFinite(max) && max > 0 ? Math.floor(max) : DEFAULT_MAX_RESULT_CHARS;
+    this.format = options.format ?? "text";
+  }
+
+  /** Renders the `action` and `observation` events of tool `name` with `rule` (replaces an earlier rule). */
+  onTool(name: string, rule: RenderRule<ToolEvent>): this {
+    this.toolRules.set(name, rule);
+    return this;
+  }
+
+  /** Renders events of type `type` with `rule` (replaces an earlier rule). Tool rules come first. */
+  onEvent<K extends AgentEventType>(type: K, rule: RenderRule<AgentEventOf<K>>): this {
+    this.eventRules.set(type, rule as RenderRule);
+    return this;
+  }
+
+  /** Whether the last text rendered left the cursor in the middle of a line (after streamed text). */
+  get isMidLine(): boolean {
+    return this.midLine;
+  }
+
+  /** The run's totals so far. */
+  get runTotals(): RunTotalsSnapshot {
+    return this.totals.snapshot();
+  }
+
+  /**
+   * The text to print for `event`, or `undefined` for nothing. Call it for every event of a run, in order (the
+   * totals and the streamed text are tracked here), and print what it returns.
+   */
+  render(event: AgentEvent): string | undefined {
+    safely(() => {
+      this.track(event);
+      return undefined;
+    });
+    const context = this.context(event);
+    let text: string | undefined;
+    const rule = this.ruleFor(event);
+    try {
+      text = rule === undefined ? context.fallback() : rule(event, context);
+      if (text !== undefined && typeof text !== "string") text = String(text);
+    } catch {
+      text = safely(context.fallback);
+    }
+    if (text === undefined || text === "") return undefined;
+    if (this.format === "json-lines") return text;
+    if (event.type !== "text_delta" && this.midLine && !text.startsWith("\n")) text = `\n${text}`;
+    this.midLine = !text.endsWith("\n");
+    return text;
+  }
+
+  /** Renders `event` and writes the text. Usable as an agent hook: `onEvent: (e) => renderer.handle(e)`. */
+  handle(event: AgentEvent): void {
+    const text = this.render(event);
+    if (text !== undefined) this.write(text);
+  }
+
+  private ruleFor(event: AgentEvent): RenderRule | undefined {
+    if (event.type === "action" || event.type === "observation") {
+      const rule = this.toolRules.get(event.data.tool) as RenderRule | undefined;
+      if (rule !== undefined) return rule;
+    }
+    return this.eventRules.get(event.type);
+  }
+
+  private context(event: AgentEvent): RenderContext {
+    const totals = this.totals.snapshot();
+    return {
+      style: this.style,
+      totals,
+      fallback: () =>
+        this.format === "json-lines"
+          ? `${JSON.stringify(event)}\n`
+          : formatEvent({
+              event,
+              style: this.style,
+              maxResultChars: this.maxResultChars,
+              totals,
+              streamedText: this.streamedText,
+            }),
+    };
+  }
+
+  private track(event: AgentEvent): void {
+    this.totals.add(event);
+    if (event.type === "loop_start") this.streamedText.clear();
+    else if (event.type === "text_delta") {
+      this.streamedText.set(event.step, (this.streamedText.get(event.step) ?? "") + event.data.delta);
+    } else if (event.type === "retry" && event.data.source === "stream") {
+      this.streamedText.delete(event.step);
+    }
+  }
+}
+
+/** Runs `render`; a throw (a malformed event) renders nothing rather than breaking the run. */
+function safely(render: () => string | undefined): string | undefined {
+  try {
+    return render();
+  } catch {
+    return undefined;
+  }
+}
