@@ -16,7 +16,11 @@ function script(body) {
     return {
       text: "I'll write the report and a backup of the config.",
       toolCalls: [
-        { id: "call_report", name: "write_file", arguments: { path: "reports/q3.md", content: "# Q3\nRevenue up 12%.\n" } },
+        {
+          id: "call_report",
+          name: "write_file",
+          arguments: { path: "reports/q3.md", content: "# Q3\nRevenue up 12%.\n" },
+        },
         { id: "call_config", name: "write_file", arguments: { path: "config.json", content: "{}" } },
       ],
     };
@@ -29,7 +33,8 @@ const agent = new Agent({ model, tools: fileTools({ root, needsApprovalForWrite:
 
 const paused = await agent.run("Write the Q3 report to reports/q3.md.");
 console.log(`stop reason: ${paused.stopReason}`);
-for (const p of paused.pendingApprovals ?? []) console.log(`  waiting: ${p.tool}(${JSON.stringify(p.args)}) [${p.toolCallId}]`);
+for (const p of paused.pendingApprovals ?? [])
+  console.log(`  waiting: ${p.tool}(${JSON.stringify(p.args)}) [${p.toolCallId}]`);
 
 const stored = JSON.stringify(paused); // e.g. saved in a database while a human decides
 const decisions = { approve: ["call_report"], deny: ["call_config"] };

@@ -13,10 +13,24 @@ class ArithmeticModel {
     const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
     const last = request.messages.at(-1);
     if (last?.role === "tool") {
-      return { text: `The answer is ${last.content}.`, toolCalls: [], usage, finishReason: { unified: "stop", raw: "stop" } };
+      return {
+        text: `The answer is ${last.content}.`,
+        toolCalls: [],
+        usage,
+        finishReason: { unified: "stop", raw: "stop" },
+      };
     }
-    const expression = (last?.content ?? "").match(/[\d.+\-*/() ^%]+/g)?.join("").trim() ?? "";
-    const call = { id: "call_1", name: "calculator", arguments: { expression }, rawArguments: JSON.stringify({ expression }) };
+    const expression =
+      (last?.content ?? "")
+        .match(/[\d.+\-*/() ^%]+/g)
+        ?.join("")
+        .trim() ?? "";
+    const call = {
+      id: "call_1",
+      name: "calculator",
+      arguments: { expression },
+      rawArguments: JSON.stringify({ expression }),
+    };
     return { text: "", toolCalls: [call], usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } };
   }
 
@@ -32,8 +46,12 @@ class ArithmeticModel {
 const agent = new Agent({ model: new ArithmeticModel(), tools: [calculator] });
 const result = await agent.run("What is (17 + 4) * 2?");
 console.log(result.text); // The answer is 42.
-console.log(`turns: ${result.turns}, tool calls: ${result.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) = ${c.result}`).join(", ")}`);
+console.log(
+  `turns: ${result.turns}, tool calls: ${result.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)}) = ${c.result}`).join(", ")}`,
+);
 
 // The same model streams, too:
-const streamed = await collectStream(new ArithmeticModel().stream({ messages: [{ role: "user", content: "2 + 2" }] }));
+const streamed = await collectStream(
+  new ArithmeticModel().stream({ messages: [{ role: "user", content: "2 + 2" }] }),
+);
 console.log(`streamed tool call: ${streamed.toolCalls[0]?.name}(${streamed.toolCalls[0]?.rawArguments})`);

@@ -7,7 +7,10 @@ import { exampleModel, toolResults } from "./lib/example-model.mjs";
 
 const script = (body) =>
   toolResults(body).length === 0
-    ? { text: "Let me work that out.", toolCalls: [{ name: "calculator", arguments: { expression: "(3 + 4) * 6" } }] }
+    ? {
+        text: "Let me work that out.",
+        toolCalls: [{ name: "calculator", arguments: { expression: "(3 + 4) * 6" } }],
+      }
     : { text: `The answer is ${toolResults(body)[0]}.` };
 
 const renderer = createTerminalRenderer()
@@ -16,7 +19,10 @@ const renderer = createTerminalRenderer()
     event.type === "action" ? `  🧮 ${event.data.args.expression}` : `   = ${event.data.result}\n`,
   )
   // Model calls as one compact line.
-  .onEvent("model_call", (event) => `  (model: ${event.data.usage.totalTokens} tokens, ${event.data.latencyMs} ms)\n`)
+  .onEvent(
+    "model_call",
+    (event) => `  (model: ${event.data.usage.totalTokens} tokens, ${event.data.latencyMs} ms)\n`,
+  )
   // A buggy rule: it throws, so the default rendering is used for thoughts.
   .onEvent("thought", () => {
     throw new Error("oops");

@@ -11,17 +11,21 @@ import { exampleModel, toolResults } from "./lib/example-model.mjs";
 
 // --- a tiny local web: /search?q=... (JSON) and two HTML pages -------------------------------------------
 const pages = {
-  "/solar": "<html><head><title>Solar power</title></head><body><h1>Solar</h1><p>Solar capacity grew 30% in 2024.</p><script>track()</script></body></html>",
-  "/wind": "<html><head><title>Wind power</title></head><body><p>Offshore wind doubled in the North Sea.</p></body></html>",
+  "/solar":
+    "<html><head><title>Solar power</title></head><body><h1>Solar</h1><p>Solar capacity grew 30% in 2024.</p><script>track()</script></body></html>",
+  "/wind":
+    "<html><head><title>Wind power</title></head><body><p>Offshore wind doubled in the North Sea.</p></body></html>",
 };
 const web = http.createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://x");
   if (url.pathname === "/search") {
     res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify([
-      { title: "Solar power", url: `http://127.0.0.1:${port}/solar` },
-      { title: "Wind power", url: `http://127.0.0.1:${port}/wind` },
-    ]));
+    return res.end(
+      JSON.stringify([
+        { title: "Solar power", url: `http://127.0.0.1:${port}/solar` },
+        { title: "Wind power", url: `http://127.0.0.1:${port}/wind` },
+      ]),
+    );
   }
   const page = pages[url.pathname];
   res.writeHead(page ? 200 : 404, { "content-type": "text/html" });
@@ -33,8 +37,14 @@ const port = web.address().port;
 const webSearch = tool({
   name: "web_search",
   description: "Search the web; returns titles and URLs as JSON.",
-  parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"], additionalProperties: false },
-  execute: async ({ query }, { signal }) => (await fetch(`http://127.0.0.1:${port}/search?q=${encodeURIComponent(query)}`, { signal })).text(),
+  parameters: {
+    type: "object",
+    properties: { query: { type: "string" } },
+    required: ["query"],
+    additionalProperties: false,
+  },
+  execute: async ({ query }, { signal }) =>
+    (await fetch(`http://127.0.0.1:${port}/search?q=${encodeURIComponent(query)}`, { signal })).text(),
 });
 
 // --- the mock model's script: search, read both pages, ask the user, write the report, answer -------------
@@ -45,17 +55,26 @@ function script(body) {
       return { toolCalls: [{ name: "web_search", arguments: { query: "renewable energy growth 2024" } }] };
     case 1: {
       const hits = JSON.parse(results[0]);
-      return { text: "Reading the top results.", toolCalls: hits.map((h) => ({ name: "http_get", arguments: { url: h.url } })) };
+      return {
+        text: "Reading the top results.",
+        toolCalls: hits.map((h) => ({ name: "http_get", arguments: { url: h.url } })),
+      };
     }
     case 3:
-      return { toolCalls: [{ name: "ask_user", arguments: { question: "Should the report focus on Europe or worldwide?" } }] };
+      return {
+        toolCalls: [
+          { name: "ask_user", arguments: { question: "Should the report focus on Europe or worldwide?" } },
+        ],
+      };
     case 4: {
       const focus = results[3];
       const report = `# Renewables report (${focus})\n\n- Solar capacity grew 30% in 2024.\n- Offshore wind doubled in the North Sea.\n`;
       return { toolCalls: [{ name: "write_file", arguments: { path: "report.md", content: report } }] };
     }
     default:
-      return { text: "The report is in report.md: solar +30% in 2024, offshore wind doubled in the North Sea." };
+      return {
+        text: "The report is in report.md: solar +30% in 2024, offshore wind doubled in the North Sea.",
+      };
   }
 }
 
@@ -63,17 +82,24 @@ const root = mkdtempSync(join(tmpdir(), "agentloop-research-"));
 const { model, close } = await exampleModel({ script });
 const agent = new Agent({
   model,
-  system: "You are a research assistant. Search, read sources, ask the user when a choice is theirs, write a report.",
+  system:
+    "You are a research assistant. Search, read sources, ask the user when a choice is theirs, write a report.",
   tools: [
     webSearch,
     httpGetTool({ allowHosts: ["127.0.0.1"] }),
-    askUserTool({ ask: async (question) => (console.log(`  [assistant asks] ${question}\n  [user] Europe`), "Europe") }),
+    askUserTool({
+      ask: async (question) => {
+        console.log(`  [assistant asks] ${question}\n  [user] Europe`);
+        return "Europe";
+      },
+    }),
     ...fileTools({ root }),
   ],
   limits: { maxTurns: 10 },
   onEvent: (e) => {
     if (e.type === "action") console.log(`→ ${e.data.tool}(${JSON.stringify(e.data.args)})`);
-    if (e.type === "observation") console.log(`← ${e.data.tool}: ${e.data.result.replace(/\s+/g, " ").slice(0, 90)}`);
+    if (e.type === "observation")
+      console.log(`← ${e.data.tool}: ${e.data.result.replace(/\s+/g, " ").slice(0, 90)}`);
   },
 });
 

@@ -9,7 +9,9 @@ const names = readdirSync(here)
   .sort();
 const name = process.argv[2];
 if (name === undefined || !names.includes(name)) {
-  console.error(`${name === undefined ? "Which example?" : `No example "${name}".`} Available: ${names.join(", ")}`);
+  console.error(
+    `${name === undefined ? "Which example?" : `No example "${name}".`} Available: ${names.join(", ")}`,
+  );
   console.error("Run one with: npm run example -- NAME");
   process.exit(name === undefined ? 0 : 2);
 }

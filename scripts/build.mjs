@@ -14,6 +14,8 @@ await build({
     "integrations/redis/index": "src/integrations/redis/index.ts",
     "integrations/postgres/index": "src/integrations/postgres/index.ts",
     "integrations/mcp/index": "src/integrations/mcp/index.ts",
+    "integrations/queue/index": "src/integrations/queue/index.ts",
+    "cli/main": "src/cli/main.ts",
   },
   outdir: "dist",
   bundle: true,

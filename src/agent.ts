@@ -3,11 +3,8 @@ import type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent
 export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent-options.js";
 
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
-import type { Budget } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
-import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
 import { runDurably } from "./durable/run-durably.js";
-import type { RunJournal } from "./durable/run-journal.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 import { type RetryPolicy, resolveRetryPolicy } from "./http/retry-policy.js";
 import type { AgentEvent } from "./loop/agent-event.js";
@@ -24,14 +21,10 @@ import {
   PENDING_APPROVALS_KEY,
 } from "./loop/agent-loop.js";
 import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
-import {
-  type ContextOptions,
-  type ResolvedContextOptions,
-  resolveContextOptions,
-} from "./loop/context-options.js";
+import { type ResolvedContextOptions, resolveContextOptions } from "./loop/context-options.js";
 import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from "./loop/loop-detector.js";
-import type { ApprovalDecisions, PendingApproval } from "./loop/tool-step.js";
-import { type AgentHooks, withHooks } from "./loop/with-hooks.js";
+import type { ApprovalDecisions } from "./loop/tool-step.js";
+import { withHooks } from "./loop/with-hooks.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
 import { resolveModel } from "./models/resolve-model.js";
@@ -39,7 +32,6 @@ import { type MessageRedactor, openSessionRun } from "./sessions/open-session-ru
 import { RunState } from "./sessions/run-state.js";
 import { createRedactor } from "./stores/redactor.js";
 import type { SessionStore } from "./stores/session-store.js";
-import type { Tool } from "./tools/tool.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
 import { traceEvents } from "./trace/trace-events.js";
 import { TraceRecorder } from "./trace/trace-recorder.js";

@@ -12,7 +12,11 @@ export async function exampleModel({ script, modelId = "gpt-4o-mini" }) {
   }
   const server = await startMockOpenAIServer({ script });
   console.error(`No OPENAI_API_KEY: using agentloop's mock OpenAI-compatible server at ${server.url}.`);
-  return { model: createOpenAI({ baseURL: server.url, apiKey: "mock" })(modelId), close: () => server.close(), real: false };
+  return {
+    model: createOpenAI({ baseURL: server.url, apiKey: "mock" })(modelId),
+    close: () => server.close(),
+    real: false,
+  };
 }
 
 /** The tool results in a mock request, in order (what the "model" has learned so far). */

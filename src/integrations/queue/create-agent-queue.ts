@@ -1,0 +1,227 @@
+import { randomUUID } from "node:crypto";
+import { Queue, QueueEvents } from "bullmq";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import type { AgentEvent } from "../../loop/agent-event.js";
+import {
+  type AgentJobData,
+  checkOptionalString,
+  checkRunId,
+  DEFAULT_QUEUE_NAME,
+  DEFAULT_QUEUE_PREFIX,
+  journalPrefix,
+  runEventsKey,
+} from "./agent-job.js";
+import { RedisJournal, type RunJournal, type RunSummary } from "./durable-api.js";
+import {
+  type AgentQueueConnection,
+  bullConnection,
+  openQueueClient,
+  type QueueClient,
+} from "./queue-connection.js";
+import { type RunJobStatus, readRunEvents } from "./read-run-events.js";
+import { RunFailedError } from "./run-failed-error.js";
+import { RunTimeoutError } from "./run-timeout-error.js";
+
+/** Options of {@link createAgentQueue}. */
+export interface AgentQueueOptions {
+  /** ioredis options or an ioredis instance (see {@link AgentQueueConnection}). */
+  connection: AgentQueueConnection;
+  /** The queue name; workers of the same name run its jobs. Default `"agentloop"`. */
+  name?: string;
+  /** BullMQ's key prefix. Default `"bull"`. */
+  prefix?: string;
+  /** How often a failing job is tried (a crash is a stall, not a failed attempt). Default 3. */
+  attempts?: number;
+  /** Completed jobs (and their summaries) are kept this long. Default 86 400 s (one day). */
+  keepCompletedSeconds?: number;
+  /** Failed jobs are kept this long. Default 604 800 s (seven days). */
+  keepFailedSeconds?: number;
+  /**
+   * The workers' journal, where `result` finds the summary of a run whose job was removed. Default: the
+   * workers' default (a `RedisJournal` on the same Redis under `<prefix>:<name>:durable:`).
+   */
+  journal?: RunJournal;
+}
+
+/** What {@link AgentQueue.enqueue} queues. */
+export interface EnqueueOptions {
+  /** The agent's name: a key of the workers' `agents`. */
+  agent: string;
+  /** The task. */
+  input: string;
+  /** The session the run continues; runs of one session never overlap (the agent needs a `store`). */
+  sessionId?: string;
+  /** The run id. Default `crypto.randomUUID()`. Enqueuing a run id that is already queued adds nothing. */
+  runId?: string;
+}
+
+/** A handle on a queue of agent runs (see {@link createAgentQueue}). */
+export interface AgentQueue {
+  /** Queues a run and resolves with its run id (idempotent per run id). */
+  enqueue(options: EnqueueOptions): Promise<string>;
+  /**
+   * The run's summary once it has finished, from any process: rejects with {@link RunFailedError} when its job
+   * failed for good, {@link RunTimeoutError} after `timeoutMs` (default: wait forever), and
+   * `InvalidArgumentError` for a run id the queue does not know (never enqueued, or its job was removed and its
+   * journal has no end).
+   */
+  result(runId: string, options?: { timeoutMs?: number }): Promise<RunSummary>;
+  /**
+   * The run's events, from its first one until `loop_end`, wherever it runs; subscribing late replays what
+   * was missed. Events are at-least-once: after a crash, the resumed run emits its replayed steps again.
+   * Rejects with {@link RunFailedError} if the job fails without ending its stream; `signal` stops the wait.
+   */
+  events(runId: string, options?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /** Closes the queue's connections and ends open `events` iterations (runs go on in the workers). */
+  close(): Promise<void>;
+}
+
+function checkPositive(argument: string, value: number | undefined, integer: boolean): void {
+  if (value === undefined) return;
+  if (
+    typeof value !== "number" ||
+    !(value > 0) ||
+    !Number.isFinite(value) ||
+    (integer && !Number.isInteger(value))
+  )
+    throw new InvalidArgumentError({ argument, message: `expected a positive number, got ${String(value)}` });
+}
+
+/**
+ * Creates the producer side of a queue of agent runs on BullMQ (`agentloop/queue`): `enqueue` runs for
+ * workers ({@link createAgentWorker}) on any machine, then follow them with `events` and `result`.
+ *
+ * @example
+ * const queue = createAgentQueue({ connection: { host: "127.0.0.1", port: 6379 } });
+ * const runId = await queue.enqueue({ agent: "support", input: "Where is my order?", sessionId: userId });
+ * for await (const event of queue.events(runId)) send(event);
+ * const summary = await queue.result(runId);
+ */
+export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
+  if (options === null || typeof options !== "object" || options.connection === undefined) {
+    throw new InvalidArgumentError({ argument: "options", message: "expected { connection, ... }" });
+  }
+  checkOptionalString("name", options.name);
+  checkOptionalString("prefix", options.prefix);
+  checkPositive("attempts", options.attempts, true);
+  checkPositive("keepCompletedSeconds", options.keepCompletedSeconds, false);
+  checkPositive("keepFailedSeconds", options.keepFailedSeconds, false);
+  const keyspace = {
+    prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
+    name: options.name ?? DEFAULT_QUEUE_NAME,
+  };
+  const connection = bullConnection(options.connection);
+  const queue = new Queue<AgentJobData, RunSummary>(keyspace.name, { connection, prefix: keyspace.prefix });
+  queue.on("error", () => undefined); // surfaced by the failing calls
+  // Each pending `result` (BullMQ's waitUntilFinished) listens for the queue closing: many may wait at once.
+  queue.setMaxListeners(0);
+  let queueEvents: QueueEvents | undefined;
+  let journalClient: QueueClient | undefined;
+  const journal = (): RunJournal => {
+    if (options.journal !== undefined) return options.journal;
+    journalClient ??= openQueueClient({ connection: options.connection });
+    return new RedisJournal({ client: journalClient.client, prefix: journalPrefix(keyspace) });
+  };
+  const readers = new AbortController();
+  let closing: Promise<void> | undefined;
+
+  const checkOpen = () => {
+    if (closing !== undefined)
+      throw new InvalidArgumentError({ argument: "queue", message: "the queue is closed" });
+  };
+
+  const status = async (runId: string): Promise<RunJobStatus> => {
+    const state = await queue.getJobState(runId);
+    if (state === "completed") return { finished: true };
+    if (state !== "failed") return { finished: false };
+    const job = await queue.getJob(runId);
+    return { finished: true, failedReason: job?.failedReason ?? "failed" };
+  };
+
+  return {
+    async enqueue(run) {
+      checkOpen();
+      if (run === null || typeof run !== "object")
+        throw new InvalidArgumentError({ argument: "run", message: "expected { agent, input, ... }" });
+      checkOptionalString("agent", run.agent);
+      if (run.agent === undefined)
+        throw new InvalidArgumentError({ argument: "agent", message: "is required" });
+      if (typeof run.input !== "string")
+        throw new InvalidArgumentError({ argument: "input", message: "expected a string" });
+      checkOptionalString("sessionId", run.sessionId);
+      const runId = run.runId ?? randomUUID();
+      checkRunId(runId);
+      const data: AgentJobData = { runId, agent: run.agent, input: run.input };
+      if (run.sessionId !== undefined) data.sessionId = run.sessionId;
+      await queue.add(run.agent, data, {
+        jobId: runId,
+        attempts: options.attempts ?? 3,
+        backoff: { type: "exponential", delay: 1_000 },
+        removeOnComplete: { age: options.keepCompletedSeconds ?? 86_400 },
+        removeOnFail: { age: options.keepFailedSeconds ?? 604_800 },
+      });
+      return runId;
+    },
+
+    async result(runId, { timeoutMs } = {}) {
+      checkOpen();
+      checkRunId(runId);
+      checkPositive("timeoutMs", timeoutMs, false);
+      const job = await queue.getJob(runId);
+      if (job === undefined) {
+        const end = (await journal().load(runId))?.findLast((record) => record.kind === "end");
+        if (end?.kind === "end") return end.result;
+        throw new InvalidArgumentError({
+          argument: "runId",
+          message: `no run "${runId}" in queue "${keyspace.name}" (never enqueued, or its job was removed)`,
+        });
+      }
+      if (queueEvents === undefined) {
+        queueEvents = new QueueEvents(keyspace.name, { connection, prefix: keyspace.prefix });
+        queueEvents.on("error", () => undefined);
+      }
+      try {
+        return (await job.waitUntilFinished(queueEvents, timeoutMs)) as RunSummary;
+      } catch (error) {
+        // Tell a failed job from a timeout (or a closing queue) by the job's state.
+        const state = await status(runId).catch(() => undefined);
+        if (state?.finished && state.failedReason !== undefined) {
+          throw new RunFailedError({ runId, reason: state.failedReason, cause: error });
+        }
+        if (state?.finished) {
+          const finished = await queue.getJob(runId);
+          if (finished !== undefined) return finished.returnvalue;
+        }
+        if (timeoutMs !== undefined && closing === undefined) throw new RunTimeoutError({ runId, timeoutMs });
+        throw error;
+      }
+    },
+
+    events(runId, { signal } = {}) {
+      checkOpen();
+      checkRunId(runId);
+      return {
+        [Symbol.asyncIterator]: () => {
+          const { client, close } = openQueueClient({ connection: options.connection, blocking: true });
+          return readRunEvents({
+            client,
+            close,
+            key: runEventsKey(keyspace, runId),
+            blockMs: 2_000,
+            status: () => status(runId),
+            failed: (reason) => new RunFailedError({ runId, reason }),
+            signal: signal === undefined ? readers.signal : AbortSignal.any([signal, readers.signal]),
+          });
+        },
+      };
+    },
+
+    close() {
+      closing ??= (async () => {
+        readers.abort(new Error("The queue was closed"));
+        await Promise.allSettled([queueEvents?.close(), queue.close(), journalClient?.close()]);
+      })();
+      return closing;
+    },
+  };
+}
