@@ -67,7 +67,8 @@ export class Agent {
   private readonly loopDetection: LoopDetectionOptions | false;
   private readonly context: ResolvedContextOptions | undefined;
   private readonly redactor: MessageRedactor | undefined;
-  private readonly options: AgentOptions;
+  /** The options this agent was built with (read-only; use `with()` to derive an agent with others). */
+  readonly options: Readonly<AgentOptions>;
 
   constructor(options: AgentOptions) {
     if (options === null || typeof options !== "object") {

@@ -6,7 +6,11 @@ describe("encodeFileName", () => {
   it("round-trips, uses only safe lower-case characters and never collides", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 20 }), fc.string({ maxLength: 20 }), (a, b) => {
-        const name = encodeFileName(a)!;
+        const name = encodeFileName(a);
+        // Ids whose encoding exceeds MAX_ENCODED_FILE_NAME_LENGTH are refused by design (tested below); random
+        // multi-code-point graphemes can get there, so only encodable ids are checked here.
+        fc.pre(name !== undefined);
+        if (name === undefined) return;
         expect(name).toMatch(/^[a-z0-9_%-]+$/);
         expect(name.toLowerCase()).toBe(name);
         expect(decodeFileName(name)).toBe(a);

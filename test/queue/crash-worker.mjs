@@ -37,6 +37,8 @@ const tally = tool({
 const model = createOpenAI({ baseURL: env.MOCK_URL, apiKey: "k", extraBody: { user: `pid:${process.pid}` } })(
   "mock-model",
 );
+// Sessions of queued runs are kept by the worker (its `store`: runDurably takes no sessionId); the agent gets
+// the same store so that a direct `agent.run(input, { sessionId })` would share it.
 const store = new RedisStore({ client: redis, prefix: `${prefix}:sessions:` });
 const worker = createAgentWorker({
   connection,

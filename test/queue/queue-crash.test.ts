@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgentQueue } from "../../src/integrations/queue/index.js";
+import { RedisStore } from "../../src/integrations/redis/redis-store.js";
 import type { AgentEvent } from "../../src/loop/agent-event.js";
 import { type MockOpenAIServer, startMockOpenAIServer } from "../../src/testing/index.js";
 import { parseTallyRequest, tallyInput, tallyReply } from "./tally-script.js";
@@ -140,11 +141,12 @@ describe.skipIf(!built)("queue crash test (3 worker processes, SIGKILL)", () => 
     }
     const results = runs.map((run) => queue.result(run.runId, { timeoutMs: 90_000 }));
     let finished = 0;
-    for (const result of results)
+    results.forEach((result) => {
       result.then(
         () => finished++,
         () => undefined,
       );
+    });
 
     // Kill a random worker (with runs in flight) every ~0.8 s and start a replacement.
     let kills = 0;
@@ -165,7 +167,8 @@ describe.skipIf(!built)("queue crash test (3 worker processes, SIGKILL)", () => 
 
     const summaries = await Promise.all(results);
     const elapsedMs = Date.now() - started;
-
+    // Resumes take seconds (lock 2 s + stalled check 1 s); nothing may wait for result()'s timeout.
+    expect(elapsedMs).toBeLessThan(45_000);
     // 1. Every run completed with the right text.
     expect(summaries.map((summary) => summary.text)).toEqual(runs.map((run) => `done ${run.runId}`));
     expect(summaries.every((summary) => summary.stopReason === "completed")).toBe(true);
@@ -206,7 +209,19 @@ describe.skipIf(!built)("queue crash test (3 worker processes, SIGKILL)", () => 
     }
     expect(overlaps).toEqual([]);
     expect(bySession.size).toBe(SESSIONS);
-    // 5. Events across processes: from the start, and for a late subscriber; one loop_end each, at the end.
+    // 5. Every session's stored history holds each of its runs once: 10 runs x 6 messages, no duplicates.
+    const store = new RedisStore({ client: admin, prefix: `${prefix}:sessions:` });
+    for (let session = 0; session < SESSIONS; session++) {
+      const sessionId = `session${session}`;
+      const history = (await store.load(sessionId))?.messages ?? [];
+      const inputs = history.filter((message) => message.role === "user").map((message) => message.content);
+      const expected = runs
+        .filter((run) => run.sessionId === sessionId)
+        .map((run) => tallyInput(run.runId, sessionId));
+      expect(history).toHaveLength(expected.length * 6);
+      expect([...inputs].sort()).toEqual([...expected].sort());
+    }
+    // 6. Events across processes: from the start, and for a late subscriber; one loop_end each, at the end.
     const streamed = [
       ...(await Promise.all(early)),
       ...(await Promise.all(runs.slice(5, 10).map((run) => collect(queue.events(run.runId))))),

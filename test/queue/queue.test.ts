@@ -1,6 +1,7 @@
 // The queue and its worker in one process, on the real Redis at 127.0.0.1:6379 (the crash test runs workers
 // as separate processes): enqueue idempotency, result(), events(), sessions, retries, graceful close.
 import { randomUUID } from "node:crypto";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,6 +117,62 @@ describe("createAgentQueue / createAgentWorker", () => {
     expect(summary).toMatchObject({ runId, text: "done r1", stopReason: "completed", turns: 3 });
     expect(summary.toolCalls.map((call) => call.name)).toEqual(["tally", "tally"]);
     expect(tallies.get(runId)).toEqual([1, 2]);
+  });
+
+  it("works on an ioredis instance passed in, and leaves it open", async () => {
+    const name = uniqueName();
+    const instance = new Redis({ ...connection, maxRetriesPerRequest: null });
+    const producer = createAgentQueue({ connection: instance, prefix, name });
+    const running = createAgentWorker({
+      connection: instance,
+      prefix,
+      name,
+      agents: { tally: () => makeAgent() },
+      store: new RedisStore({ client: admin, prefix: `${prefix}:sessions:` }),
+    });
+    const runId = await producer.enqueue({
+      agent: "tally",
+      input: tallyInput("instance"),
+      sessionId: "inst",
+    });
+    expect((await producer.result(runId, { timeoutMs: 10_000 })).text).toBe("done instance");
+    expect((await collect(producer.events(runId))).at(-1)?.type).toBe("loop_end");
+    await running.close();
+    await producer.close();
+    expect(await instance.ping()).toBe("PONG");
+    await instance.quit();
+  });
+
+  it("enqueue rejects within about a second while Redis is unreachable, instead of waiting", async () => {
+    // A TCP proxy in front of Redis plays the outage.
+    const sockets = new Set<Socket>();
+    const proxy = createServer((socket) => {
+      const upstream = connect(6379, "127.0.0.1");
+      sockets.add(socket).add(upstream);
+      socket.pipe(upstream).pipe(socket);
+      const close = () => {
+        socket.destroy();
+        upstream.destroy();
+      };
+      socket.on("error", close).on("close", close);
+      upstream.on("error", close).on("close", close);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const { port } = proxy.address() as AddressInfo;
+    const producer = createAgentQueue({
+      connection: { host: "127.0.0.1", port },
+      prefix,
+      name: uniqueName(),
+    });
+    await producer.enqueue({ agent: "tally", input: "before" });
+    await new Promise<void>((resolve) => {
+      proxy.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+    const started = Date.now();
+    await expect(producer.enqueue({ agent: "tally", input: "during" })).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_500);
+    await producer.close();
   });
 
   it("enqueue is idempotent per run id: the same run id runs once", async () => {

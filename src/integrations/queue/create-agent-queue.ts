@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Queue, QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import {
@@ -15,6 +16,7 @@ import { RedisJournal, type RunJournal, type RunSummary } from "./durable-api.js
 import {
   type AgentQueueConnection,
   bullConnection,
+  openProducerClient,
   openQueueClient,
   type QueueClient,
 } from "./queue-connection.js";
@@ -111,16 +113,40 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     name: options.name ?? DEFAULT_QUEUE_NAME,
   };
   const connection = bullConnection(options.connection);
-  const queue = new Queue<AgentJobData, RunSummary>(keyspace.name, { connection, prefix: keyspace.prefix });
+  const producer = options.connection instanceof Redis ? undefined : openProducerClient(options.connection);
+  const queue = new Queue<AgentJobData, RunSummary>(keyspace.name, {
+    connection: producer?.client ?? options.connection,
+    prefix: keyspace.prefix,
+  });
   queue.on("error", () => undefined); // surfaced by the failing calls
   // Each pending `result` (BullMQ's waitUntilFinished) listens for the queue closing: many may wait at once.
   queue.setMaxListeners(0);
-  let queueEvents: QueueEvents | undefined;
-  let journalClient: QueueClient | undefined;
-  const journal = (): RunJournal => {
-    if (options.journal !== undefined) return options.journal;
-    journalClient ??= openQueueClient({ connection: options.connection });
-    return new RedisJournal({ client: journalClient.client, prefix: journalPrefix(keyspace) });
+  let own: QueueClient | undefined;
+  /** agentloop's own client (the journal, the events stream's last id), created on first use. */
+  const ownClient = () => {
+    own ??= openQueueClient({ connection: options.connection });
+    return own.client;
+  };
+  const journal = (): RunJournal =>
+    options.journal ?? new RedisJournal({ client: ownClient(), prefix: journalPrefix(keyspace) });
+  let queueEvents: Promise<QueueEvents> | undefined;
+  // Started from the events stream's current last entry, not from "$": with "$", a job finishing between
+  // `waitUntilFinished`'s own check and the first XREAD of a new QueueEvents would never be reported.
+  const finishedEvents = () => {
+    queueEvents ??= (async () => {
+      const last = await ownClient().xrevrange(queue.toKey("events"), "+", "-", "COUNT", 1);
+      const created = new QueueEvents(keyspace.name, {
+        connection,
+        prefix: keyspace.prefix,
+        lastEventId: last[0]?.[0] ?? "0-0",
+      });
+      created.on("error", () => undefined);
+      return created;
+    })().catch((error: unknown) => {
+      queueEvents = undefined; // try again on the next call
+      throw error;
+    });
+    return queueEvents;
   };
   const readers = new AbortController();
   let closing: Promise<void> | undefined;
@@ -176,12 +202,8 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
           message: `no run "${runId}" in queue "${keyspace.name}" (never enqueued, or its job was removed)`,
         });
       }
-      if (queueEvents === undefined) {
-        queueEvents = new QueueEvents(keyspace.name, { connection, prefix: keyspace.prefix });
-        queueEvents.on("error", () => undefined);
-      }
       try {
-        return (await job.waitUntilFinished(queueEvents, timeoutMs)) as RunSummary;
+        return (await job.waitUntilFinished(await finishedEvents(), timeoutMs)) as RunSummary;
       } catch (error) {
         // Tell a failed job from a timeout (or a closing queue) by the job's state.
         const state = await status(runId).catch(() => undefined);
@@ -219,7 +241,11 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     close() {
       closing ??= (async () => {
         readers.abort(new Error("The queue was closed"));
-        await Promise.allSettled([queueEvents?.close(), queue.close(), journalClient?.close()]);
+        await Promise.allSettled([
+          queueEvents?.then((events) => events.close()),
+          queue.close().finally(() => producer?.close()),
+          own?.close(),
+        ]);
       })();
       return closing;
     },

@@ -1,12 +1,10 @@
 import { Redis, type RedisOptions } from "ioredis";
 
 /**
- * How the queue and its workers reach Redis: ioredis options (each component opens its own connections and
- * closes them) or an ioredis instance (used as it is, duplicated for blocking reads, never closed by agentloop).
- * BullMQ needs `maxRetriesPerRequest: null` on connections that workers use; options get it set automatically.
- * agentloop's own client (journal, events, session leases) made from options fails fast while Redis is down;
- * give an instance the same behaviour with `maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false`
- * if you pass one (BullMQ duplicates it for its blocking connections).
+ * How the queue and its workers reach Redis: ioredis options, or an ioredis instance that BullMQ uses as it
+ * is (workers need it to have `maxRetriesPerRequest: null`; agentloop never closes it). Options get
+ * `maxRetriesPerRequest: null` for BullMQ automatically. agentloop's own clients (journal, events, session
+ * leases) are separate connections (duplicates of an instance) that fail fast while Redis is down.
  */
 export type AgentQueueConnection = Redis | RedisOptions;
 
@@ -18,10 +16,10 @@ export type AgentQueueConnection = Redis | RedisOptions;
  */
 const OWN_CLIENT_OPTIONS = { maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false } as const;
 
-/** A Redis client for agentloop's own commands, and whether agentloop must close it. */
+/** A Redis client for agentloop's own commands. */
 export interface QueueClient {
   readonly client: Redis;
-  /** Closes the client if it was created here (an instance passed in stays open). */
+  /** Closes the client. */
   close(): Promise<void>;
 }
 
@@ -31,8 +29,9 @@ export function bullConnection(connection: AgentQueueConnection): Redis | RedisO
 }
 
 /**
- * A client for non-blocking commands (XADD, job state): the instance passed in, or a new client from the
- * options. `blocking: true` always gives a client of its own (a duplicate of an instance), for XREAD BLOCK.
+ * A client of agentloop's own, made from the options (or a duplicate of the instance), closed by `close`. For
+ * non-blocking commands (journal, XADD, leases) it fails fast (see `OWN_CLIENT_OPTIONS`); `blocking: true`
+ * gives one for XREAD BLOCK (commands wait for a reconnect instead).
  */
 export function openQueueClient({
   connection,
@@ -41,13 +40,23 @@ export function openQueueClient({
   connection: AgentQueueConnection;
   blocking?: boolean;
 }): QueueClient {
-  if (connection instanceof Redis && !blocking) {
-    return { client: connection, close: async () => undefined };
-  }
+  return ownClient(connection, blocking ? { maxRetriesPerRequest: null } : OWN_CLIENT_OPTIONS);
+}
+
+/**
+ * The client of the producer's BullMQ `Queue` when the caller gave options (an instance is used as it is): no
+ * offline queue and one retry per request, so that `enqueue` rejects (at once, or after one reconnect attempt
+ * for a command in flight) while Redis is unreachable instead of waiting for it (BullMQ's advice for queues
+ * that HTTP handlers add to; enqueuing again with the same run id is safe). Closed by agentloop, also when it
+ * is reconnecting (BullMQ's own close leaves such a client reconnecting).
+ */
+export function openProducerClient(connection: RedisOptions): QueueClient {
+  return ownClient(connection, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+}
+
+function ownClient(connection: AgentQueueConnection, extra: RedisOptions): QueueClient {
   const client =
-    connection instanceof Redis
-      ? connection.duplicate({ maxRetriesPerRequest: null })
-      : new Redis({ ...connection, ...(blocking ? { maxRetriesPerRequest: null } : OWN_CLIENT_OPTIONS) });
+    connection instanceof Redis ? connection.duplicate(extra) : new Redis({ ...connection, ...extra });
   // Errors reach callers as rejected commands; without a listener ioredis would log each reconnect attempt.
   client.on("error", () => undefined);
   return {

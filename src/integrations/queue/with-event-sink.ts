@@ -1,4 +1,4 @@
-import type { Agent, AgentOptions } from "../../agent.js";
+import type { Agent } from "../../agent.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
 
 /**
@@ -7,7 +7,7 @@ import type { AgentEvent } from "../../loop/agent-event.js";
  * the queue's tests check that it still fires.
  */
 export function withEventSink({ agent, sink }: { agent: Agent; sink: (event: AgentEvent) => void }): Agent {
-  const own = (agent as unknown as { options?: AgentOptions }).options?.onEvent;
+  const own = agent.options.onEvent;
   if (own === undefined) return agent.with({ onEvent: sink });
   return agent.with({
     onEvent: (event) => {
