@@ -72,7 +72,11 @@ function toolMessage(outcome: ToolOutcome): ToolMessage {
 export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentEvent, ToolStepResult> {
   const { calls, registry, step, decisions } = options;
   const gated = new Set<string>();
-  for (const call of calls) if (await needsApproval(call, registry)) gated.add(call.id);
+  for (const call of calls) {
+    // Most tools never need approval: decide those synchronously (no promise per call on the hot path).
+    if (registry.get(call.name)?.needsApproval === false) continue;
+    if (await needsApproval(call, registry)) gated.add(call.id);
+  }
   if (gated.size > 0 && decisions === undefined) {
     const pending = calls
       .filter((call) => gated.has(call.id))
