@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { COMPARE_AND_DELETE, redisScript, runRedisScript } from "../redis/redis-script.js";
 import type { QueueKeyspace } from "./agent-job.js";
 
 /** Job states in which a run still owns its session (it is running, or will run again). */
@@ -8,18 +9,15 @@ const LIVE_STATES = new Set(["active", "waiting", "delayed", "prioritized", "wai
  * Takes the lease when it is free (":taken") or already ours (":held"); otherwise returns its holder, a run id
  * (run ids never contain ":").
  */
-const ACQUIRE_SCRIPT = `local holder = redis.call("GET", KEYS[1])
+const ACQUIRE_SCRIPT = redisScript(`local holder = redis.call("GET", KEYS[1])
 if holder == ARGV[1] then return ":held" end
 if not holder then redis.call("SET", KEYS[1], ARGV[1]) return ":taken" end
-return holder`;
+return holder`);
 
 /** Replaces the holder only if it is still `ARGV[1]` (compare-and-set). */
-const TAKE_OVER_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2]) return 1 end
-return 0`;
-
-/** Deletes the lease only while `ARGV[1]` holds it. */
-const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end
-return 0`;
+const TAKE_OVER_SCRIPT =
+  redisScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2]) return 1 end
+return 0`);
 
 /** Options of {@link SessionLeases}. */
 export interface SessionLeasesOptions {
@@ -57,16 +55,29 @@ export class SessionLeases {
     const { client, jobState } = this.options;
     const key = this.key(sessionId);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const holder = (await client.eval(ACQUIRE_SCRIPT, 1, key, runId)) as string;
+      const holder = (await runRedisScript({
+        client,
+        script: ACQUIRE_SCRIPT,
+        keys: [key],
+        args: [runId],
+      })) as string;
       if (holder === ":taken" || holder === ":held") return holder === ":held" ? "held" : "taken";
       if (LIVE_STATES.has(await jobState(holder))) return undefined;
-      if ((await client.eval(TAKE_OVER_SCRIPT, 1, key, holder, runId)) === 1) return "taken";
+      if (
+        (await runRedisScript({ client, script: TAKE_OVER_SCRIPT, keys: [key], args: [holder, runId] })) === 1
+      )
+        return "taken";
     }
     return undefined;
   }
 
   /** Gives the session up if `runId` holds it. */
   async release(sessionId: string, runId: string): Promise<void> {
-    await this.options.client.eval(RELEASE_SCRIPT, 1, this.key(sessionId), runId);
+    await runRedisScript({
+      client: this.options.client,
+      script: COMPARE_AND_DELETE,
+      keys: [this.key(sessionId)],
+      args: [runId],
+    });
   }
 }

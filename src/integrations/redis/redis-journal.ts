@@ -9,6 +9,7 @@ import type { JournalRunInfo, RunJournal } from "../../durable/run-journal.js";
 import { toJournalError } from "../../durable/to-journal-error.js";
 import { execMulti } from "./exec-multi.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+import { redisScript, runRedisScript } from "./redis-script.js";
 
 /** Options of {@link RedisJournal}. */
 export interface RedisJournalOptions extends RedisConnectionOptions {
@@ -21,7 +22,7 @@ export interface RedisJournalOptions extends RedisConnectionOptions {
  * are written by `serializeJournalRecord`, which puts `v` and `kind` first, so the kind is read from the start
  * of the text. Returns 1 when entries were dropped, 0 for an unfinished or already compacted run.
  */
-const COMPACT_SCRIPT = `
+const COMPACT_SCRIPT = redisScript(`
 local items = redis.call("LRANGE", KEYS[1], 0, -1)
 local first, last
 for _, item in ipairs(items) do
@@ -35,7 +36,7 @@ if #items == kept then return 0 end
 redis.call("DEL", KEYS[1])
 if first ~= nil then redis.call("RPUSH", KEYS[1], first) end
 redis.call("RPUSH", KEYS[1], last)
-return 1`;
+return 1`);
 
 /**
  * A {@link RunJournal} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
@@ -99,7 +100,7 @@ export class RedisJournal implements RunJournal {
   async compact(runId: string): Promise<boolean> {
     checkRunId(runId);
     return this.run("compact", runId, async (client) => {
-      return (await client.eval(COMPACT_SCRIPT, 1, this.runKey(runId))) === 1;
+      return (await runRedisScript({ client, script: COMPACT_SCRIPT, keys: [this.runKey(runId)] })) === 1;
     });
   }
 

@@ -15,6 +15,7 @@ import {
 import { toStoreError } from "../../stores/to-store-error.js";
 import { execMulti } from "./exec-multi.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+import { COMPARE_AND_DELETE, runRedisScript } from "./redis-script.js";
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions extends RedisConnectionOptions {
@@ -23,7 +24,6 @@ export interface RedisStoreOptions extends RedisConnectionOptions {
 }
 
 /** Deletes the lock only while it still holds the caller's token (Redis-side Lua, atomic). */
-const RELEASE_SCRIPT = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
 
 /**
  * A {@link SessionStore} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
@@ -150,7 +150,9 @@ export class RedisStore implements SessionStore {
         release: async () => {
           if (released) return;
           released = true;
-          await this.run("release", sessionId, (ready) => ready.eval(RELEASE_SCRIPT, 1, key, token));
+          await this.run("release", sessionId, (ready) =>
+            runRedisScript({ client: ready, script: COMPARE_AND_DELETE, keys: [key], args: [token] }),
+          );
         },
       };
     });

@@ -1,0 +1,43 @@
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/** A Lua script that runs atomically on the Redis server, addressed by its SHA-1. */
+export interface RedisScript {
+  readonly lua: string;
+  readonly sha: string;
+}
+
+/** Defines a server-side Lua script (hashed once). */
+export function redisScript(lua: string): RedisScript {
+  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
+}
+
+/** Deletes KEYS[1] only when it holds ARGV[1]; returns 1 when deleted (locks and leases release with it). */
+export const COMPARE_AND_DELETE: RedisScript = redisScript(
+  `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`,
+);
+
+/**
+ * Runs `script` with `EVALSHA`; when the server does not have it cached (`NOSCRIPT`, e.g. after a restart or
+ * `SCRIPT FLUSH`), loads it with `SCRIPT LOAD` and runs it again. The one place agentloop runs Redis scripts:
+ * they execute on the Redis server (atomic compare-and-delete, compaction, leases), never as JavaScript.
+ */
+export async function runRedisScript({
+  client,
+  script,
+  keys,
+  args = [],
+}: {
+  client: Redis;
+  script: RedisScript;
+  keys: readonly string[];
+  args?: readonly (string | number)[];
+}): Promise<unknown> {
+  try {
+    return await client.evalsha(script.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+    await client.script("LOAD", script.lua);
+    return client.evalsha(script.sha, keys.length, ...keys, ...args);
+  }
+}
