@@ -1,12 +1,9 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
 import type { HttpClient } from "../../http/http-client.js";
+import { HttpModel } from "../../http/http-model.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
-import {
-  openModelStream,
-  type SendModelRequestOptions,
-  sendModelRequest,
-} from "../../http/send-model-request.js";
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
+import type { SendModelRequestOptions } from "../../http/send-model-request.js";
+import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import { buildAnthropicBody } from "./build-anthropic-body.js";
 import { isRetryableAnthropicStatus, parseAnthropicErrorBody } from "./parse-anthropic-error.js";
@@ -35,7 +32,7 @@ export interface AnthropicMessagesModelConfig {
  * A model served by the Anthropic Messages API (`POST {baseURL}/messages`). Create it with
  * `createAnthropic()(modelId)`.
  */
-export class AnthropicMessagesModel implements Model {
+export class AnthropicMessagesModel extends HttpModel {
   /** Always "anthropic". */
   readonly provider = "anthropic";
   /** The model id sent as `model`, e.g. "claude-haiku-4-5". */
@@ -47,41 +44,23 @@ export class AnthropicMessagesModel implements Model {
 
   /** Prefer `createAnthropic()(modelId)`, which validates its options. */
   constructor(modelId: string, config: AnthropicMessagesModelConfig) {
+    super();
     this.modelId = modelId;
     this.config = config;
     this.url = `${config.baseURL}/messages`;
     this.needsKey = new URL(config.baseURL).hostname === "api.anthropic.com";
   }
 
-  /** Sends one non-streaming request (retrying transient failures) and returns the parsed answer. */
-  async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const { url } = this;
-    return sendModelRequest({
-      ...this.sendOptions({ request, options, stream: false }),
-      read: async (response) => parseAnthropicMessage(await response.text(), url),
-    });
+  protected parseResponse(text: string): ModelResponse {
+    return parseAnthropicMessage(text, this.url);
   }
 
-  /**
-   * Streams one request. The request is sent when iteration starts; failures before the response headers are
-   * retried, later ones throw (see `readAnthropicStream`). Stopping the iteration early releases the
-   * connection.
-   */
-  async *stream(
-    request: ModelRequest,
-    options: ModelCallOptions = {},
-  ): AsyncGenerator<ModelStreamPart, void, undefined> {
-    const { url } = this;
-    const open = await openModelStream(this.sendOptions({ request, options, stream: true }));
-    try {
-      yield* readAnthropicStream(open.body, url);
-    } finally {
-      open.dispose();
-    }
+  protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
+    return readAnthropicStream(body, this.url);
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the Anthropic error mapping. */
-  private sendOptions({
+  protected requestOptions({
     request,
     options,
     stream,

@@ -1,12 +1,9 @@
-import { ModelCallError } from "../../errors/model-call-error.js";
-import {
-  openModelStream,
-  type SendModelRequestOptions,
-  sendModelRequest,
-} from "../../http/send-model-request.js";
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
+import { HttpModel } from "../../http/http-model.js";
+import type { SendModelRequestOptions } from "../../http/send-model-request.js";
+import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import type { OpenAIChatModelConfig } from "../openai/openai-chat-model.js";
+import { openAIRequestHeaders } from "../openai/openai-request-headers.js";
 import { isRetryableOpenAIStatus, parseOpenAIErrorBody } from "../openai/parse-openai-error.js";
 import { buildOpenAIResponsesBody } from "./build-openai-responses-body.js";
 import { parseOpenAIResponse } from "./parse-openai-response.js";
@@ -33,7 +30,7 @@ export interface OpenAIResponsesModelOptions {
  * model sends them back unchanged next turn, so reasoning carries across turns without server-side state.
  * Errors map like the Chat model's (same envelope; a 429 `insufficient_quota` is not retried).
  */
-export class OpenAIResponsesModel implements Model {
+export class OpenAIResponsesModel extends HttpModel {
   /** Provider name ("openai" unless `createOpenAI({ name })` says otherwise). */
   readonly provider: string;
   /** The model id sent as `model`. */
@@ -45,6 +42,7 @@ export class OpenAIResponsesModel implements Model {
 
   /** Prefer `createOpenAI().responses(modelId)`, which validates its options. */
   constructor({ modelId, config }: OpenAIResponsesModelOptions) {
+    super();
     this.modelId = modelId;
     this.provider = config.name;
     this.config = config;
@@ -52,35 +50,16 @@ export class OpenAIResponsesModel implements Model {
     this.needsKey = new URL(config.baseURL).hostname === "api.openai.com";
   }
 
-  /** Sends one non-streaming request (retrying transient failures) and returns the parsed answer. */
-  async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const { url } = this;
-    return sendModelRequest({
-      ...this.sendOptions({ request, options, stream: false }),
-      read: async (response) => parseOpenAIResponse({ text: await response.text(), url }),
-    });
+  protected parseResponse(text: string): ModelResponse {
+    return parseOpenAIResponse({ text, url: this.url });
   }
 
-  /**
-   * Streams one request. The request is sent when iteration starts; failures before the response headers are
-   * retried, later ones throw (see `readOpenAIResponsesStream`). Stopping the iteration early releases the
-   * connection.
-   */
-  async *stream(
-    request: ModelRequest,
-    options: ModelCallOptions = {},
-  ): AsyncGenerator<ModelStreamPart, void, undefined> {
-    const { url } = this;
-    const open = await openModelStream(this.sendOptions({ request, options, stream: true }));
-    try {
-      yield* readOpenAIResponsesStream({ body: open.body, url });
-    } finally {
-      open.dispose();
-    }
+  protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
+    return readOpenAIResponsesStream({ body, url: this.url });
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the OpenAI error mapping. */
-  private sendOptions({
+  protected requestOptions({
     request,
     options,
     stream,
@@ -105,23 +84,13 @@ export class OpenAIResponsesModel implements Model {
   }
 
   private headers(stream: boolean): Record<string, string> {
-    const key = this.config.apiKey();
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: stream ? "text/event-stream" : "application/json",
-    };
-    if (key !== undefined && key !== "") {
-      headers.authorization = `Bearer ${key}`;
-    } else if (this.needsKey && this.config.headers.authorization === undefined) {
-      throw new ModelCallError({
-        message:
-          `No OpenAI API key: set the OPENAI_API_KEY environment variable or pass { apiKey } to createOpenAI() ` +
-          `(requests to ${this.url} need one)`,
-        isRetryable: false,
-        code: "missing_api_key",
-        url: this.url,
-      });
-    }
-    return Object.assign(headers, this.config.headers);
+    const { config } = this;
+    return openAIRequestHeaders({
+      apiKey: config.apiKey(),
+      headers: config.headers,
+      stream,
+      needsKey: this.needsKey,
+      url: this.url,
+    });
   }
 }

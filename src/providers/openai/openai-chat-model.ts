@@ -1,14 +1,11 @@
-import { ModelCallError } from "../../errors/model-call-error.js";
 import type { HttpClient } from "../../http/http-client.js";
+import { HttpModel } from "../../http/http-model.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
-import {
-  openModelStream,
-  type SendModelRequestOptions,
-  sendModelRequest,
-} from "../../http/send-model-request.js";
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
+import type { SendModelRequestOptions } from "../../http/send-model-request.js";
+import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import { buildOpenAIChatBody } from "./build-openai-chat-body.js";
+import { openAIRequestHeaders } from "./openai-request-headers.js";
 import { parseOpenAIChatCompletion } from "./parse-openai-chat-completion.js";
 import { isRetryableOpenAIStatus, parseOpenAIErrorBody } from "./parse-openai-error.js";
 import { readOpenAIChatStream } from "./read-openai-chat-stream.js";
@@ -33,7 +30,7 @@ export interface OpenAIChatModelConfig {
  * A model served by the OpenAI Chat Completions API (`POST {baseURL}/chat/completions`), or by any
  * OpenAI-compatible server. Create it with `createOpenAI()(modelId)`.
  */
-export class OpenAIChatModel implements Model {
+export class OpenAIChatModel extends HttpModel {
   /** Provider name ("openai" unless `createOpenAI({ name })` says otherwise). */
   readonly provider: string;
   /** The model id sent as `model`. */
@@ -45,6 +42,7 @@ export class OpenAIChatModel implements Model {
 
   /** Prefer `createOpenAI()(modelId)`, which validates its options. */
   constructor(modelId: string, config: OpenAIChatModelConfig) {
+    super();
     this.modelId = modelId;
     this.provider = config.name;
     this.config = config;
@@ -52,35 +50,16 @@ export class OpenAIChatModel implements Model {
     this.needsKey = new URL(config.baseURL).hostname === "api.openai.com";
   }
 
-  /** Sends one non-streaming request (retrying transient failures) and returns the parsed answer. */
-  async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const { url } = this;
-    return sendModelRequest({
-      ...this.sendOptions({ request, options, stream: false }),
-      read: async (response) => parseOpenAIChatCompletion(await response.text(), url),
-    });
+  protected parseResponse(text: string): ModelResponse {
+    return parseOpenAIChatCompletion(text, this.url);
   }
 
-  /**
-   * Streams one request. The request is sent when iteration starts; failures before the response headers are
-   * retried, later ones throw (see `readOpenAIChatStream`). Stopping the iteration early releases the
-   * connection.
-   */
-  async *stream(
-    request: ModelRequest,
-    options: ModelCallOptions = {},
-  ): AsyncGenerator<ModelStreamPart, void, undefined> {
-    const { url } = this;
-    const open = await openModelStream(this.sendOptions({ request, options, stream: true }));
-    try {
-      yield* readOpenAIChatStream(open.body, url);
-    } finally {
-      open.dispose();
-    }
+  protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
+    return readOpenAIChatStream(body, this.url);
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the OpenAI error mapping. */
-  private sendOptions({
+  protected requestOptions({
     request,
     options,
     stream,
@@ -105,23 +84,13 @@ export class OpenAIChatModel implements Model {
   }
 
   private headers(stream: boolean): Record<string, string> {
-    const key = this.config.apiKey();
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: stream ? "text/event-stream" : "application/json",
-    };
-    if (key !== undefined && key !== "") {
-      headers.authorization = `Bearer ${key}`;
-    } else if (this.needsKey && this.config.headers.authorization === undefined) {
-      throw new ModelCallError({
-        message:
-          `No OpenAI API key: set the OPENAI_API_KEY environment variable or pass { apiKey } to createOpenAI() ` +
-          `(requests to ${this.url} need one)`,
-        isRetryable: false,
-        code: "missing_api_key",
-        url: this.url,
-      });
-    }
-    return Object.assign(headers, this.config.headers);
+    const { config } = this;
+    return openAIRequestHeaders({
+      apiKey: config.apiKey(),
+      headers: config.headers,
+      stream,
+      needsKey: this.needsKey,
+      url: this.url,
+    });
   }
 }
