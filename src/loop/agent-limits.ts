@@ -22,6 +22,12 @@ export interface AgentLimits {
   softTimeoutMs?: number;
   /** On `maxTurns`, make one last model call without tools asking for the best answer so far. Default false. */
   wrapUp: boolean;
+  /**
+   * Hard, per response: a model response with more tool calls than this runs none of them; every call is
+   * answered "Not executed: ..." (the model is told the limit and can retry with fewer) and an `error` event
+   * (`TooManyToolCalls`, not fatal) is emitted. Default 128; `Infinity` for none.
+   */
+  maxToolCallsPerTurn: number;
 }
 
 /** The texts injected by soft checkpoints and the wrap-up; replace any of them through `Agent` options. */
@@ -36,6 +42,7 @@ export const DEFAULT_LIMITS: Readonly<AgentLimits> = Object.freeze({
   maxTurns: 20,
   timeoutMs: 300_000,
   wrapUp: false,
+  maxToolCallsPerTurn: 128,
 });
 
 /** The prompts used unless replaced. */
@@ -79,5 +86,6 @@ export function resolveLimits(limits: Partial<AgentLimits> | undefined): AgentLi
   checkPositive("maxCostUsd", resolved.maxCostUsd, { integer: false });
   checkPositive("softMaxSteps", resolved.softMaxSteps, { integer: true });
   checkPositive("softTimeoutMs", resolved.softTimeoutMs, { integer: false });
+  checkPositive("maxToolCallsPerTurn", resolved.maxToolCallsPerTurn, { integer: true, infinite: true });
   return resolved;
 }

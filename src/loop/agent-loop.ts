@@ -1,6 +1,7 @@
 import type { Budget, BudgetReservation } from "../cost/budget.js";
 import { CostMeter } from "../cost/cost-meter.js";
 import { AgentloopError } from "../errors/agentloop-error.js";
+import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { isContextLengthError } from "../errors/is-context-length-error.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
 import type { Message } from "../models/message.js";
@@ -18,7 +19,7 @@ import { ContextManager } from "./context-manager.js";
 import type { ResolvedContextOptions } from "./context-options.js";
 import { CostGuard } from "./cost-guard.js";
 import { createEvent, describeError } from "./create-event.js";
-import { assistantMessage, closeOpenToolCalls, detectLoop } from "./history-helpers.js";
+import { assistantMessage, closeOpenToolCalls, detectLoop, tooManyToolCalls } from "./history-helpers.js";
 import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
 import { type ApprovalDecisions, type PendingApproval, toolStep } from "./tool-step.js";
 
@@ -192,6 +193,10 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       costUsd,
       priced,
     });
+    if (response.text === "" && response.toolCalls.length === 0 && response.refusal === undefined) {
+      // Not an answer: end the run with a clear error and keep the history as it was (resumable).
+      throw new EmptyResponseError({ finishReason: response.finishReason.unified, model: modelName });
+    }
     messages.push(assistantMessage(response));
     if (response.text !== "") text = response.text;
     return response;
@@ -268,6 +273,13 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         break;
       }
       if (response.text !== "") yield createEvent("thought", turns, { content: response.text });
+      if (calls.length > limits.maxToolCallsPerTurn) {
+        const reason = tooManyToolCalls({ calls: calls.length, limit: limits.maxToolCallsPerTurn });
+        closeOpenToolCalls(messages, reason);
+        yield createEvent("error", turns, { name: "TooManyToolCalls", message: reason, fatal: false });
+        await persist();
+        continue;
+      }
       const loop = detectLoop(detector, calls);
       if (loop !== undefined) {
         closeOpenToolCalls(messages, `agentloop stopped the run because a loop was detected (${loop})`);

@@ -37,3 +37,11 @@ export function detectLoop(detector: LoopDetector | undefined, calls: ToolCall[]
   for (const call of calls) reason ??= detector.add(call.name, call.arguments ?? call.rawArguments);
   return reason;
 }
+
+/** The reason given for each call of a response over `limits.maxToolCallsPerTurn` (none of them ran). */
+export function tooManyToolCalls({ calls, limit }: { calls: number; limit: number }): string {
+  return (
+    `the response made ${calls} tool calls and at most ${limit} are allowed in one response, so none ran; ` +
+    `make at most ${limit} calls at a time`
+  );
+}

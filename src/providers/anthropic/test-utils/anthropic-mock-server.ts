@@ -12,6 +12,18 @@ export interface AnthropicMockReply {
   errorBody?: string;
   /** Streaming only: after this many events, an `error` event of this type replaces the rest. */
   streamError?: { afterEvents: number; type: string; message: string };
+  /** With `status`: the `retry-after` header (seconds). */
+  retryAfter?: string;
+  /**
+   * A broken answer: `drop-before-headers` destroys the socket unanswered; `hang` never answers; streaming
+   * only: `drop-after-events` sends that many SSE events then destroys the socket, `end-after-events` sends
+   * them and ends the response cleanly (no `message_stop`), `malformed-after-events` sends them, then a data
+   * line that is not JSON.
+   */
+  fault?:
+    | { type: "drop-before-headers" }
+    | { type: "hang" }
+    | { type: "drop-after-events" | "end-after-events" | "malformed-after-events"; afterEvents: number };
 }
 
 /** A request the mock server received. */
@@ -35,8 +47,16 @@ const envelope = (type: string, message: string) =>
   JSON.stringify({ type: "error", error: { type, message }, request_id: "req_mock" });
 
 function answer(res: http.ServerResponse, reply: AnthropicMockReply, stream: boolean): void {
+  const { fault } = reply;
+  if (fault?.type === "hang") return;
+  if (fault?.type === "drop-before-headers") {
+    res.destroy();
+    return;
+  }
   if (reply.status !== undefined && reply.status >= 300) {
-    res.writeHead(reply.status, { "content-type": "application/json" });
+    const headers: http.OutgoingHttpHeaders = { "content-type": "application/json" };
+    if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter;
+    res.writeHead(reply.status, headers);
     res.end(reply.errorBody ?? envelope("api_error", "Internal server error"));
     return;
   }
@@ -58,7 +78,18 @@ function answer(res: http.ServerResponse, reply: AnthropicMockReply, stream: boo
     }),
   });
   res.writeHead(200, { "content-type": "text/event-stream" });
-  res.end(body);
+  if (fault === undefined) {
+    res.end(body);
+    return;
+  }
+  const head = body.split("\n\n").slice(0, fault.afterEvents).join("\n\n");
+  if (fault.type === "drop-after-events") {
+    res.write(`${head}\n\n`, () => res.destroy()); // once the events are out, so they arrive before the drop
+    return;
+  }
+  res.write(`${head}\n\n`);
+  if (fault.type === "end-after-events") res.end();
+  else res.end("event: content_block_delta\ndata: {not json\n\n");
 }
 
 /**
