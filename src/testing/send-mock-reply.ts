@@ -73,6 +73,8 @@ export async function sendMockReply({
         intervalMs: 0,
         signal,
       });
+      // Let the events reach the socket first: destroying with writes still queued would drop them too.
+      if (!res.destroyed) await new Promise<void>((resolve) => res.write("", () => resolve()));
       res.destroy();
       return;
     case "hang":

@@ -37,6 +37,8 @@ interface FaultCase {
   source: Record<Mode, "request" | "stream">;
   /** The error of a run whose retries ran out. */
   error: RegExp;
+  /** False when the fault strikes before any text is streamed. */
+  partialText?: false;
   /** Provider per-attempt timeout (ms). */
   timeoutMs?: number;
 }
@@ -118,6 +120,7 @@ const cases: FaultCase[] = [
     modes: both,
     source: streamRetry,
     error: /stalled|timed out|within|timeout/i,
+    partialText: false,
     timeoutMs: 150,
   },
   {
@@ -285,6 +288,13 @@ describe.each(rows)("fault: $label", (c) => {
     const retries = retriesOf(result);
     expect(retries.map((r) => [r.data.attempt, r.data.source])).toEqual([[1, c.source[c.mode]]]);
     expect(retries[0]?.data.error).not.toBe("");
+    if (c.mode === "stream" && c.source.stream === "stream" && c.partialText !== false) {
+      // The broken attempt's text reached the consumer first; the retry event tells it to discard that text.
+      const at = result.events.findIndex((e) => e.type === "retry");
+      const step = result.events[at]?.step;
+      const before = result.events.slice(0, at).filter((e) => e.type === "text_delta" && e.step === step);
+      expect(before.length).toBeGreaterThan(0);
+    }
     expect(server.requestCount()).toBe(4);
     expect(result.events.at(-1)?.type).toBe("loop_end");
     expect(validateHistory(result.messages)).toEqual([]);
