@@ -4,6 +4,7 @@ import { isRetryableStatus, ModelCallError } from "../errors/model-call-error.js
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import type { RetryInfo } from "../models/model.js";
 import { type HttpClient, type HttpResponse, RequestTimeoutError } from "./http-client.js";
+import { redactCredentials } from "./redact-credentials.js";
 import { computeRetryDelay, parseRetryAfter, type RetryPolicy, sleep } from "./retry-policy.js";
 
 /** What a provider knows about its error envelope. */
@@ -92,7 +93,12 @@ async function statusError(
   response: HttpResponse,
   options: SendModelRequestOptions,
 ): Promise<ModelCallError> {
-  const text = await response.text().catch(() => "");
+  // An error body may echo the request's key ("Incorrect API key provided: sk-..."): remove it before the body
+  // becomes the error's message and `body` (which reach events, traces and logs).
+  const text = redactCredentials({
+    text: await response.text().catch(() => ""),
+    headers: options.headers,
+  });
   const info = options.parseErrorBody(text);
   const retryAfterMs = parseRetryAfter(response.header);
   return new ModelCallError({

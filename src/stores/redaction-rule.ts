@@ -29,6 +29,8 @@ export const SECRET_KEY_NAME = new RegExp(`^${SECRET_NAME}$`, "i");
 
 /**
  * The default rules of `createRedactor`, in the order they run:
+ * - `private_key`: PEM private keys (`-----BEGIN RSA PRIVATE KEY-----` ... `-----END RSA PRIVATE KEY-----`, the
+ *   whole block; without an `END` line, the header and the base64 lines after it);
  * - `api_key`: OpenAI / Anthropic style keys: `sk-...`, `sk-proj-...`, `sk-ant-...` (20+ key characters, at least
  *   one digit, so words like `sk-learn` are left alone);
  * - `bearer_token`: the token after `Bearer ` (12+ token characters with a digit; the word `Bearer` is kept);
@@ -38,6 +40,13 @@ export const SECRET_KEY_NAME = new RegExp(`^${SECRET_NAME}$`, "i");
  * - `email`: email addresses (not `icon@2x.png`).
  */
 export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
+  {
+    kind: "private_key",
+    regex:
+      /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY-----|[A-Za-z0-9+/=\s]{0,16384})/g,
+    triggers: ["private key-----"],
+    replace: (marker) => marker,
+  },
   {
     kind: "api_key",
     regex: /\bsk-(?=[A-Za-z0-9_-]{0,300}\d)[A-Za-z0-9_-]{20,300}/g,

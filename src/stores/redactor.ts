@@ -9,7 +9,8 @@ export interface RedactorOptions {
   /**
    * The replacement of every match. Default: `[REDACTED]` for custom patterns, and a typed marker for the
    * default ones: `[REDACTED:api_key]`, `[REDACTED:bearer_token]`, `[REDACTED:secret]`,
-   * `[REDACTED:aws_access_key]`, `[REDACTED:email]`. When set, it is used for every match, default or custom.
+   * `[REDACTED:aws_access_key]`, `[REDACTED:private_key]`, `[REDACTED:email]`. When set, it is used for every
+   * match, default or custom.
    */
   replacement?: string;
   /** Apply the default patterns (see `DEFAULT_REDACTION_RULES`); default `true`. */
@@ -36,8 +37,9 @@ const MIN_DEFAULT_MATCH = 6;
 /**
  * Creates a {@link Redactor}. The default patterns find OpenAI / Anthropic API keys (`sk-...`, `sk-proj-...`,
  * `sk-ant-...`), `Bearer` tokens, `api_key=...` / `"apiKey": "..."` / `password: ...` style pairs, AWS access
- * key ids (`AKIA...`) and email addresses. It is cheap: the regexes are compiled once, bounded (no catastrophic
- * backtracking), and a default pattern only runs when the text contains one of its trigger substrings.
+ * key ids (`AKIA...`), PEM private keys and email addresses. It is cheap: the regexes are compiled once,
+ * bounded (no catastrophic backtracking), and a default pattern only runs when the text contains one of its
+ * trigger substrings.
  */
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const useDefaults = options.defaults ?? true;

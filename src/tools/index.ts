@@ -6,6 +6,11 @@ export {
   executeToolCalls,
   type ToolOutcome,
 } from "./execute-tool-calls.js";
+export {
+  type FindSecretInToolOptions,
+  findSecretInTool,
+  type ToolSecretFinding,
+} from "./find-secret-in-tool.js";
 export { EMPTY_RESULT, formatToolResult, truncateToolResult } from "./format-tool-result.js";
 export { isZodSchema, type ToolArgumentsResult } from "./resolve-tool-parameters.js";
 export {

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ModelToolSpec } from "../models/model.js";
 import { executeToolCalls, type ToolOutcome } from "./execute-tool-calls.js";
+import { findSecretInTool } from "./find-secret-in-tool.js";
 import type { Tool, ToolContext } from "./tool.js";
 
 /** Options of {@link ToolRegistry.execute}: the parts of a {@link ToolContext} to use (all optional). */
@@ -18,6 +19,15 @@ function isTool(value: unknown): value is Tool {
   );
 }
 
+/** How an error message names each kind of secret {@link findSecretInTool} reports. */
+const SECRET_KINDS: { readonly [kind: string]: string } = {
+  api_key: "an API key",
+  bearer_token: "a bearer token",
+  secret: "a credential value",
+  aws_access_key: "an AWS access key id",
+  private_key: "a private key",
+};
+
 /**
  * The tools an agent can call, by name. `schemas()` returns the same array every time until a tool is
  * registered, so the loop can send an identical `tools` list each turn at no cost.
@@ -34,7 +44,12 @@ export class ToolRegistry {
     if (tools !== undefined) this.registerMany(tools);
   }
 
-  /** Adds a tool. Throws {@link InvalidArgumentError} if it is not a tool or its name is taken. */
+  /**
+   * Adds a tool. Throws {@link InvalidArgumentError} if it is not a tool, its name is taken, or its description
+   * (or a description in its parameters' schema) contains what looks like a secret: an API key, a bearer token,
+   * a password or a private key (see {@link findSecretInTool}); the message names the tool, the kind of secret
+   * and where it is, never the secret itself.
+   */
   register(tool: Tool): this {
     if (!isTool(tool))
       throw new InvalidArgumentError({ argument: "tool", message: "expected a tool created by tool()" });
@@ -42,6 +57,17 @@ export class ToolRegistry {
       throw new InvalidArgumentError({
         argument: "tool",
         message: `a tool named "${tool.name}" is already registered`,
+      });
+    }
+    const secret = findSecretInTool({ tool });
+    if (secret !== undefined) {
+      throw new InvalidArgumentError({
+        argument: "tool",
+        message:
+          `tool "${tool.name}" has what looks like ${SECRET_KINDS[secret.kind] ?? "a secret"} (${secret.kind}) ` +
+          `in its ${secret.location} ` +
+          `(starting "${secret.preview}"); descriptions are sent to the model provider on every request, so keep ` +
+          "secrets out of them (read them in execute() instead)",
       });
     }
     this.tools.set(tool.name, tool);
