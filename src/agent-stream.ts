@@ -17,16 +17,25 @@ export interface AgentStream extends AsyncIterable<AgentEvent> {
 export function createAgentStream({
   events,
   controller,
+  onSettled,
 }: {
   events: AsyncGenerator<AgentEvent, unknown>;
   controller: AbortController;
+  /** Called when `result` settles (e.g. to unlink `controller` from the caller's signal); must be idempotent. */
+  onSettled?: () => void;
 }): AgentStream {
   const builder = new AgentResultBuilder();
   let resolveResult: (result: AgentResult) => void = () => undefined;
   let rejectResult: (error: unknown) => void = () => undefined;
   const result = new Promise<AgentResult>((resolve, reject) => {
-    resolveResult = resolve;
-    rejectResult = reject;
+    resolveResult = (value) => {
+      onSettled?.();
+      resolve(value);
+    };
+    rejectResult = (error) => {
+      onSettled?.();
+      reject(error);
+    };
   });
   let started = false;
   const finish = async (): Promise<void> => {

@@ -3,6 +3,7 @@ import type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent
 export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent-options.js";
 
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
+import { checkAgentOptions } from "./check-agent-options.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { runDurably } from "./durable/run-durably.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
@@ -35,22 +36,12 @@ import type { SessionStore } from "./stores/session-store.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
 import { traceEvents } from "./trace/trace-events.js";
 import { TraceRecorder } from "./trace/trace-recorder.js";
+import { followSignal } from "./util/follow-signal.js";
 
-/** Checks an optional positive number; `Infinity` is allowed where it means "no limit". */
-function checkPositive(
-  argument: string,
-  value: number | undefined,
-  { infinite }: { infinite: boolean },
-): void {
-  if (value === undefined) return;
-  if (
-    typeof value !== "number" ||
-    Number.isNaN(value) ||
-    value <= 0 ||
-    (!infinite && !Number.isFinite(value))
-  ) {
-    throw new InvalidArgumentError({ argument, message: `expected a positive number, got ${String(value)}` });
-  }
+/** The object without its `undefined` values, so `{ maxTurns: undefined }` means the default, not "no limit". */
+function withoutUndefined<T extends object>(value: T | undefined): Partial<T> | undefined {
+  if (value === undefined) return undefined;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /**
@@ -74,18 +65,15 @@ export class Agent {
     if (options === null || typeof options !== "object") {
       throw new InvalidArgumentError({ argument: "options", message: "expected an options object" });
     }
+    checkAgentOptions(options);
     this.options = options;
     this.model = resolveModel(options.model);
     this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
     this.system = options.system;
-    this.limits = resolveLimits(options.limits);
+    this.limits = resolveLimits(withoutUndefined(options.limits));
     this.prompts = { ...DEFAULT_LIMIT_PROMPTS, ...options.prompts };
     this.retry = resolveRetryPolicy(options.retry);
-    checkPositive("toolTimeoutMs", options.toolTimeoutMs, { infinite: true });
-    checkPositive("toolConcurrency", options.toolConcurrency, { infinite: true });
-    checkPositive("maxToolResultChars", options.maxToolResultChars, { infinite: true });
-    checkPositive("maxOutputTokens", options.maxOutputTokens, { infinite: false });
     this.loopDetection =
       options.loopDetection === false ? false : { ...DEFAULT_LOOP_DETECTION, ...options.loopDetection };
     if (this.loopDetection !== false) new LoopDetector(this.loopDetection); // validates
@@ -206,9 +194,15 @@ export class Agent {
    */
   stream(input: string, options: RunOptions = {}): AgentStream {
     const controller = new AbortController();
-    const signal =
-      options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal]);
-    return createAgentStream({ events: this.events(input, { ...options, signal }, true), controller });
+    // Linked by a listener removed at the end, not AbortSignal.any (it leaks on a long-lived signal on Node 20).
+    const unfollow = followSignal(options.signal, controller);
+    try {
+      const events = this.events(input, { ...options, signal: controller.signal }, true);
+      return createAgentStream({ events, controller, onSettled: unfollow });
+    } catch (error) {
+      unfollow();
+      throw error;
+    }
   }
 
   private events(

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
 import type { Message } from "../models/message.js";
 import { StoreError } from "../stores/store-error.js";
+import { followSignal } from "../util/follow-signal.js";
 import { checkRunId } from "./check-run-id.js";
 import { DurableRunBusyError } from "./durable-run-busy-error.js";
 import { JOURNAL_RECORD_VERSION, type JournalRecord, type StartRecord } from "./journal-record.js";
@@ -167,16 +168,16 @@ async function attempt(
     model: new JournaledModel({ model: agent.model, records, writer }),
     tools: journaledTools({ tools: agent.tools.list(), runId, records, writer }),
   });
-  const runOptions = {
-    messages: start.messages,
-    signal: signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]),
-  };
+  const runOptions = { messages: start.messages, signal: controller.signal };
+  // A listener removed at the end, not AbortSignal.any (it leaks on a long-lived signal on Node 20).
+  const unfollow = followSignal(signal, controller);
   let result: AgentResult;
   try {
     result = args.stream
       ? await durable.stream(start.input, runOptions).result
       : await durable.run(start.input, runOptions);
   } finally {
+    unfollow();
     await writer.settle();
   }
   if (writer.failure !== undefined) throw writer.failure;

@@ -18,15 +18,38 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   maxDelayMs: 30_000,
 });
 
-/** Fills a partial policy with defaults and validates it. */
+/**
+ * Fills a partial policy with defaults (an `undefined` value means the default) and validates it: an object of
+ * known keys, numbers >= 0, `maxRetries` an integer. Throws {@link InvalidArgumentError} naming the option.
+ */
 export function resolveRetryPolicy(policy: Partial<RetryPolicy> | undefined): RetryPolicy {
-  const resolved = { ...DEFAULT_RETRY_POLICY, ...policy };
-  for (const key of ["maxRetries", "baseDelayMs", "maxDelayMs"] as const) {
-    const value = resolved[key];
-    if (!Number.isFinite(value) || value < 0) {
+  if (policy !== undefined && (typeof policy !== "object" || policy === null || Array.isArray(policy))) {
+    throw new InvalidArgumentError({
+      argument: "retry",
+      message: `expected an object, got ${String(policy)}`,
+    });
+  }
+  const resolved: RetryPolicy = { ...DEFAULT_RETRY_POLICY };
+  for (const [key, value] of Object.entries(policy ?? {})) {
+    if (!Object.hasOwn(DEFAULT_RETRY_POLICY, key)) {
       throw new InvalidArgumentError({
         argument: `retry.${key}`,
-        message: `expected a number >= 0, got ${value}`,
+        message: `unknown option; expected one of: ${Object.keys(DEFAULT_RETRY_POLICY).join(", ")}`,
+      });
+    }
+    if (value !== undefined) resolved[key as keyof RetryPolicy] = value as number;
+  }
+  for (const key of ["maxRetries", "baseDelayMs", "maxDelayMs"] as const) {
+    const value: unknown = resolved[key];
+    if (
+      typeof value !== "number" ||
+      !Number.isFinite(value) ||
+      value < 0 ||
+      (key === "maxRetries" && !Number.isInteger(value))
+    ) {
+      throw new InvalidArgumentError({
+        argument: `retry.${key}`,
+        message: `expected ${key === "maxRetries" ? "an integer" : "a number"} >= 0, got ${String(value)}`,
       });
     }
   }

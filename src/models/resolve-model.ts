@@ -35,7 +35,7 @@ export function resolveModel(model: Model | string): Model {
   const provider = colon > 0 ? model.slice(0, colon) : "";
   const modelId = colon > 0 ? model.slice(colon + 1) : "";
   const factory = factories[provider];
-  if (factory === undefined || modelId === "") {
+  if (factory === undefined || modelId.trim() === "") {
     throw new InvalidArgumentError({
       argument: "model",
       message: `unknown model string "${model}"; expected "<provider>:<model-id>" with provider one of: ${Object.keys(factories).join(", ")}`,

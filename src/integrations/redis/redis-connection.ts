@@ -13,16 +13,22 @@ export interface RedisConnectionOptions {
  * The options of a client the stores create themselves, chosen so that an unreachable Redis surfaces as an
  * error at once instead of commands queueing: no offline queue (commands fail while disconnected), connect
  * timeout 2 s, one retry per request, no automatic re-sending of commands whose reply was lost (a re-sent
- * append could be applied twice). The client reconnects in the background (backoff up to 2 s).
+ * append could be applied twice), and a 5 s command timeout, so a server that accepts connections but stops
+ * answering fails commands instead of hanging them. The client reconnects in the background (backoff up to
+ * 2 s). The stores issue no blocking commands, so the command timeout never cuts a legitimate wait.
  */
 export const OWNED_CLIENT_OPTIONS: Readonly<RedisOptions> = {
   lazyConnect: true,
   enableOfflineQueue: false,
   maxRetriesPerRequest: 1,
   connectTimeout: 2_000,
+  commandTimeout: 5_000,
   autoResendUnfulfilledCommands: false,
   retryStrategy: (times) => Math.min(times * 200, 2_000),
 };
+
+/** How long an owned client may take to connect and pass its ready check before the operation fails. */
+const READY_TIMEOUT_MS = 5_000;
 
 /** A Redis client shared by a store's operations, created lazily, closed only when the store created it. */
 export class RedisConnection {
@@ -31,6 +37,7 @@ export class RedisConnection {
   private readonly owned: boolean;
   private connecting: Promise<void> | undefined;
   private closed = false;
+  private lastError: Error | undefined;
 
   constructor(options: RedisConnectionOptions) {
     if (options.client !== undefined) {
@@ -39,7 +46,10 @@ export class RedisConnection {
     } else {
       this.client = new Redis(options.url ?? "redis://127.0.0.1:6379", OWNED_CLIENT_OPTIONS);
       // Connection errors reach callers as rejected commands; without a listener ioredis would log them.
-      this.client.on("error", () => undefined);
+      // The last one is kept for the message of a failed connect (ioredis itself only says "Connection is closed").
+      this.client.on("error", (error: Error) => {
+        this.lastError = error;
+      });
       this.owned = true;
     }
   }
@@ -49,12 +59,46 @@ export class RedisConnection {
     if (this.closed) throw new StoreError({ message: "The Redis store is closed", operation });
     const { status } = this.client;
     if (this.owned && (status === "wait" || status === "end") && this.connecting === undefined) {
-      this.connecting = this.client.connect().finally(() => {
+      this.lastError = undefined;
+      this.connecting = this.connect().finally(() => {
         this.connecting = undefined;
       });
     }
     if (this.connecting !== undefined) await this.connecting;
+    if (this.owned && this.client.status !== "ready") {
+      // Between reconnect attempts: fail at once (no offline queue), saying why.
+      throw new Error(`${this.address()} is unreachable (${this.lastError?.message ?? this.client.status})`);
+    }
     return this.client;
+  }
+
+  private address(): string {
+    return `Redis at ${this.client.options.host}:${this.client.options.port}`;
+  }
+
+  /**
+   * Connects the owned client, bounded by {@link READY_TIMEOUT_MS} (ioredis waits for the ready check without
+   * a limit, so a server that accepts the connection but never answers would hang every operation). A failure
+   * names the address and the socket error; the client is disconnected, so the next operation tries afresh.
+   */
+  private async connect(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)),
+        READY_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([this.client.connect(), timeout]);
+    } catch (error) {
+      this.client.disconnect();
+      this.lastError ??= error as Error;
+      const reason = this.lastError.message;
+      throw new Error(`cannot connect to ${this.address()} (${reason})`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Quits the client if the store created it (a client passed in is left open). Idempotent. */

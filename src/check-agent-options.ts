@@ -1,0 +1,174 @@
+import type { AgentOptions } from "./agent-options.js";
+import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
+import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
+import type { ContextOptions } from "./loop/context-options.js";
+import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import { ToolRegistry } from "./tools/tool-registry.js";
+
+// Key lists checked against the option types: adding an option there without adding it here fails to compile.
+const AGENT_KEYS = keys<AgentOptions>({
+  model: true,
+  tools: true,
+  system: true,
+  limits: true,
+  prompts: true,
+  retry: true,
+  parallelToolCalls: true,
+  toolTimeoutMs: true,
+  toolConcurrency: true,
+  maxToolResultChars: true,
+  loopDetection: true,
+  temperature: true,
+  maxOutputTokens: true,
+  context: true,
+  pricing: true,
+  pricingFallback: true,
+  budget: true,
+  trace: true,
+  journal: true,
+  store: true,
+  redact: true,
+  onEvent: true,
+  onToolStart: true,
+  onToolEnd: true,
+});
+const LIMIT_KEYS = keys<AgentLimits>({
+  maxTurns: true,
+  timeoutMs: true,
+  maxTokens: true,
+  maxCostUsd: true,
+  softMaxSteps: true,
+  softTimeoutMs: true,
+  wrapUp: true,
+  maxToolCallsPerTurn: true,
+});
+const PROMPT_KEYS = keys<LimitPrompts>({ softSteps: true, softTime: true, wrapUp: true });
+const LOOP_DETECTION_KEYS = keys<LoopDetectionOptions>({ window: true, threshold: true });
+const CONTEXT_KEYS = keys<ContextOptions>({
+  maxTokens: true,
+  compactAt: true,
+  targetRatio: true,
+  strategy: true,
+  keepLastMessages: true,
+  truncateToolResultsTo: true,
+  summaryModel: true,
+  counter: true,
+});
+
+function keys<T>(record: { [K in keyof Required<T>]: true }): ReadonlySet<string> {
+  return new Set(Object.keys(record));
+}
+
+function fail(argument: string, message: string): never {
+  throw new InvalidArgumentError({ argument, message });
+}
+
+function show(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "object") return "an object";
+  return typeof value === "function" ? "a function" : String(value);
+}
+
+/** True for a non-null, non-array object. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks that `value` is undefined or an object whose keys (when `known` is given) are all in `known`; names
+ * the first unknown key
+ * (`limits.maxTurn`), so a typo fails at construction instead of being silently ignored.
+ */
+function checkObject(argument: string, value: unknown, known?: ReadonlySet<string>): void {
+  if (value === undefined) return;
+  if (!isPlainObject(value)) fail(argument, `expected an object, got ${show(value)}`);
+  if (known === undefined) return;
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) {
+      fail(`${argument}.${key}`, `unknown option; expected one of: ${[...known].join(", ")}`);
+    }
+  }
+}
+
+function checkType(argument: string, value: unknown, type: "boolean" | "string" | "function"): void {
+  if (value !== undefined && typeof value !== type) fail(argument, `expected a ${type}, got ${show(value)}`);
+}
+
+/** Checks an optional positive integer; `Infinity` is allowed where it means "no limit". */
+function checkCount(argument: string, value: unknown, { infinite }: { infinite: boolean }): void {
+  if (value === undefined || (infinite && value === Number.POSITIVE_INFINITY)) return;
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+    fail(argument, `expected a positive integer${infinite ? " (or Infinity)" : ""}, got ${show(value)}`);
+  }
+}
+
+/** Checks an object has the named methods (a store, a journal, a model, a counter). */
+function checkMethods(argument: string, value: unknown, methods: readonly string[], what: string): void {
+  if (value === undefined) return;
+  const missing = isPlainObject(value)
+    ? methods.filter((name) => typeof value[name] !== "function")
+    : methods;
+  if (missing.length > 0) fail(argument, `expected ${what} (missing ${missing.join(", ")})`);
+}
+
+/**
+ * Validates the {@link AgentOptions} that no resolver of their own checks (types, unknown keys, ranges), so a
+ * bad option throws {@link InvalidArgumentError} naming it at construction, not deep in a run. Limits, retry,
+ * context and loop detection values are range-checked by their resolvers; this checks their shape.
+ */
+export function checkAgentOptions(options: AgentOptions): void {
+  checkObject("options", options, AGENT_KEYS);
+  const { tools } = options;
+  if (tools !== undefined && !Array.isArray(tools) && !(tools instanceof ToolRegistry)) {
+    fail("tools", `expected an array of tools or a ToolRegistry, got ${show(tools)}`);
+  }
+  checkType("system", options.system, "string");
+  checkObject("limits", options.limits, LIMIT_KEYS);
+  checkType("limits.wrapUp", options.limits?.wrapUp, "boolean");
+  checkObject("prompts", options.prompts, PROMPT_KEYS);
+  checkType("prompts.softSteps", options.prompts?.softSteps, "function");
+  checkType("prompts.softTime", options.prompts?.softTime, "function");
+  checkType("prompts.wrapUp", options.prompts?.wrapUp, "string");
+  checkType("parallelToolCalls", options.parallelToolCalls, "boolean");
+  checkType("trace", options.trace, "boolean");
+  for (const hook of ["onEvent", "onToolStart", "onToolEnd"] as const)
+    checkType(hook, options[hook], "function");
+  const toolTimeoutMs: unknown = options.toolTimeoutMs;
+  if (toolTimeoutMs !== undefined && !(typeof toolTimeoutMs === "number" && toolTimeoutMs > 0)) {
+    fail("toolTimeoutMs", `expected a positive number, got ${show(toolTimeoutMs)}`);
+  }
+  checkCount("toolConcurrency", options.toolConcurrency, { infinite: true });
+  checkCount("maxToolResultChars", options.maxToolResultChars, { infinite: true });
+  checkCount("maxOutputTokens", options.maxOutputTokens, { infinite: false });
+  const temperature: unknown = options.temperature;
+  if (
+    temperature !== undefined &&
+    !(typeof temperature === "number" && temperature >= 0 && temperature <= 2)
+  ) {
+    fail("temperature", `expected a number from 0 to 2, got ${show(temperature)}`);
+  }
+  if (options.loopDetection !== false) {
+    checkObject("loopDetection", options.loopDetection, LOOP_DETECTION_KEYS);
+  }
+  if (options.context !== undefined) {
+    checkObject("context", options.context, CONTEXT_KEYS);
+    checkMethods("context.summaryModel", options.context.summaryModel, ["generate", "stream"], "a Model");
+    checkMethods(
+      "context.counter",
+      options.context.counter,
+      ["countText", "countMessage", "countTools"],
+      "a TokenCounter",
+    );
+  }
+  const sessionMethods = ["load", "append", "replace", "saveState", "list", "delete", "lock"];
+  checkMethods("store", options.store, sessionMethods, "a SessionStore such as FileStore");
+  checkMethods("journal", options.journal, ["append", "load", "compact", "delete", "list"], "a RunJournal");
+  if (typeof options.redact !== "boolean") {
+    checkMethods("redact", options.redact, ["redactMessage"], "a boolean or a redactor from createRedactor");
+  }
+  checkMethods("budget", options.budget, ["reserve", "settle"], "a Budget");
+  checkObject("pricing", options.pricing);
+  checkObject("pricingFallback", options.pricingFallback);
+}
