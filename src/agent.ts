@@ -107,7 +107,16 @@ export class Agent {
     };
     const options: RunOptions = decisions.signal === undefined ? {} : { signal: decisions.signal };
     if ("runId" in paused && typeof paused.runId === "string") {
-      return this.durable({ runId: paused.runId, input: undefined, options });
+      const result = await this.durable({ runId: paused.runId, input: undefined, options });
+      if (result.stopReason === "awaiting_approval") {
+        // Never pretend the decisions were applied: a durable run cannot take them yet (its journal replays
+        // the run from the start, and the paused turn would pause again).
+        throw new InvalidArgumentError({
+          argument: "paused",
+          message: `durable run "${paused.runId}" is awaiting approval, and durable runs cannot take approval decisions yet; nothing was executed (run it without runId, or give its tools no needsApproval)`,
+        });
+      }
+      return result;
     }
     if ("sessionId" in paused && typeof paused.sessionId === "string") {
       return this.fold(this.events("", { ...options, sessionId: paused.sessionId }, false, resume));
