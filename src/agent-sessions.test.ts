@@ -110,6 +110,23 @@ describe("Agent sessions", () => {
     expect(ok.stopReason).toBe("error");
   });
 
+  it("rejects with the load error, not a release error, when the store fails while opening the session", async () => {
+    const store = new MemoryStore();
+    const lock = store.lock.bind(store);
+    const broken: SessionStore = Object.assign(store, {
+      load: () => Promise.reject(new StoreError({ message: "cannot read the session", operation: "load" })),
+      lock: async (id: string, options: { ttlMs: number }) => {
+        const held = await lock(id, options);
+        return held && { release: () => Promise.reject(new Error("connection lost")) };
+      },
+    });
+    const model = new ScriptedModel([]);
+    await expect(new Agent({ model, store: broken }).run("hello", { sessionId: "x" })).rejects.toThrow(
+      "cannot read the session",
+    );
+    expect(model.calls).toHaveLength(0);
+  });
+
   it("rejects sessionId without a store, and messages together with sessionId", async () => {
     const agent = new Agent({ model: new ScriptedModel([]) });
     await expect(agent.run("hi", { sessionId: "s" })).rejects.toThrow(/store/);

@@ -40,7 +40,8 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
   try {
     data = await store.load(sessionId);
   } catch (error) {
-    await lock.release();
+    // The load error is the one to report; a failing release (the store is down) must not replace it.
+    await lock.release().catch(() => undefined);
     throw error;
   }
   const state = new RunState(data?.state ?? {});
