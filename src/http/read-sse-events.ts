@@ -11,8 +11,12 @@ export type SseEvent = EventSourceMessage;
 export async function* readSseEvents(body: AsyncIterable<string>): AsyncGenerator<SseEvent> {
   const pending: SseEvent[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
+  let started = false;
   for await (const chunk of body) {
-    parser.feed(chunk);
+    // A byte order mark opening the stream is not part of the first line (the SSE spec ignores it). Node's
+    // UTF-8 decoder keeps it, and eventsource-parser only recognises it as undecoded bytes.
+    parser.feed(started || chunk.charCodeAt(0) !== 0xfeff ? chunk : chunk.slice(1));
+    if (chunk !== "") started = true;
     // Index loop, then truncate: no per-event shift() cost.
     for (let i = 0; i < pending.length; i++) yield pending[i] as SseEvent;
     pending.length = 0;
