@@ -5,12 +5,13 @@
 
 export type { Difference } from "./first-difference.js";
 export { type HashRecordOptions, hashRecord } from "./hash-record.js";
+export { type RedactTraceOptions, redactTrace } from "./redact-trace.js";
 export { type ReplayOptions, type ReplayOutcome, replay } from "./replay.js";
 export { type Divergence, ReplayModel, type ReplayModelOptions } from "./replay-model.js";
 export { type RecordedToolsOptions, recordedTools } from "./replay-tools.js";
 export { TraceError } from "./trace-error.js";
 export { type TraceEventsOptions, traceEvents } from "./trace-events.js";
-export { loadTrace, saveTrace, TRACE_FILE_TYPE } from "./trace-file.js";
+export { loadTrace, type SaveTraceOptions, saveTrace, TRACE_FILE_TYPE } from "./trace-file.js";
 export { TraceRecorder, type TraceRecorderOptions } from "./trace-recorder.js";
 export {
   GENESIS_HASH,

@@ -1,4 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { createRedactor, type Redactor } from "../stores/redactor.js";
+import { redactTrace } from "./redact-trace.js";
 import { TraceError } from "./trace-error.js";
 import { TRACE_RECORD_KINDS, TRACE_VERSION, type Trace, type TraceRecord } from "./trace-types.js";
 
@@ -7,13 +9,27 @@ export const TRACE_FILE_TYPE = "agentloop-trace";
 
 const KINDS = new Set<string>(TRACE_RECORD_KINDS);
 
+/** Options of {@link saveTrace}. */
+export interface SaveTraceOptions {
+  /**
+   * Redact what is written (API keys, bearer tokens, `password=...` pairs, private keys, emails; see
+   * `createRedactor`), re-chaining the hashes over the redacted records: on by default, as traces are meant to
+   * be kept and committed. `false` writes the trace as recorded; a redactor configures it.
+   */
+  redact?: boolean | Redactor;
+}
+
 /**
  * Writes `trace` to `path` as JSON Lines: a header `{"type":"agentloop-trace","version":1}`, then one record
- * per line, in order. Replaces the file if it exists. {@link loadTrace} reads it back unchanged.
+ * per line, in order. Replaces the file if it exists. {@link loadTrace} reads it back unchanged, except for
+ * what was redacted (see {@link SaveTraceOptions.redact}; a redacted trace verifies and replays).
  */
-export async function saveTrace(trace: Trace, path: string): Promise<void> {
-  const lines = [JSON.stringify({ type: TRACE_FILE_TYPE, version: trace.version })];
-  for (const record of trace.records) lines.push(JSON.stringify(record));
+export async function saveTrace(trace: Trace, path: string, options: SaveTraceOptions = {}): Promise<void> {
+  const { redact = true } = options;
+  const saved =
+    redact === false ? trace : redactTrace({ trace, redactor: redact === true ? createRedactor() : redact });
+  const lines = [JSON.stringify({ type: TRACE_FILE_TYPE, version: saved.version })];
+  for (const record of saved.records) lines.push(JSON.stringify(record));
   await writeFile(path, `${lines.join("\n")}\n`, "utf8");
 }
 
