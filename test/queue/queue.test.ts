@@ -1,10 +1,11 @@
 // The queue and its worker in one process, on the real Redis at 127.0.0.1:6379 (the crash test runs workers
 // as separate processes): enqueue idempotency, result(), events(), sessions, retries, graceful close.
 import { randomUUID } from "node:crypto";
+import { getEventListeners } from "node:events";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Agent, type AgentOptions } from "../../src/agent.js";
 import { InvalidArgumentError } from "../../src/errors/invalid-argument-error.js";
 import {
@@ -222,6 +223,26 @@ describe("createAgentQueue / createAgentWorker", () => {
     await admin.del(`${prefix}:${name}:${runId}`);
     await admin.zrem(`${prefix}:${name}:completed`, runId);
     expect(await queue(name).result(runId)).toEqual(summary);
+  });
+
+  it("events() with a long-lived signal leaves nothing on it once each iteration ends (no AbortSignal.any)", async () => {
+    const name = uniqueName();
+    const producer = queue(name);
+    worker(name);
+    const runId = await producer.enqueue({ agent: "tally", input: tallyInput("sig") });
+    await producer.result(runId, { timeoutMs: 10_000 });
+    const shutdown = new AbortController();
+    const any = vi.spyOn(AbortSignal, "any");
+    try {
+      for (let i = 0; i < 3; i++) {
+        const events = await collect(producer.events(runId, { signal: shutdown.signal }));
+        expect(events.at(-1)?.type).toBe("loop_end");
+      }
+      expect(any).not.toHaveBeenCalled();
+    } finally {
+      any.mockRestore();
+    }
+    expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
   });
 
   it("events() streams a run from the start until loop_end, also to a late subscriber", async () => {

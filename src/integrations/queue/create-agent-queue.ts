@@ -3,6 +3,7 @@ import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
+import { followSignal } from "../../util/follow-signal.js";
 import {
   type AgentJobData,
   checkOptionalString,
@@ -225,14 +226,21 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       return {
         [Symbol.asyncIterator]: () => {
           const { client, close } = openQueueClient({ connection: options.connection, blocking: true });
+          // Linked by listeners removed when the iteration ends, not AbortSignal.any: on Node 20 that leaves an
+          // entry on the queue-lifetime signal for every subscription (nodejs/node#55351).
+          const stop = new AbortController();
+          const unfollow = [followSignal(signal, stop), followSignal(readers.signal, stop)];
           return readRunEvents({
             client,
-            close,
+            close: () => {
+              for (const undo of unfollow) undo();
+              return close();
+            },
             key: runEventsKey(keyspace, runId),
             blockMs: 2_000,
             status: () => status(runId),
             failed: (reason) => new RunFailedError({ runId, reason }),
-            signal: signal === undefined ? readers.signal : AbortSignal.any([signal, readers.signal]),
+            signal: stop.signal,
           });
         },
       };
