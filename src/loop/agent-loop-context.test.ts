@@ -159,6 +159,26 @@ describe("agent loop: context compaction", () => {
     expect(model.calls).toHaveLength(0);
   });
 
+  it("sends a latest message that misses the compaction target but fits maxTokens; refuses one over maxTokens", async () => {
+    // maxTokens 1000: compaction aims at 1000 × 0.75 × 0.7 = 525 tokens. A ~800-token task cannot get there
+    // (it must be kept whole) but fits the window, so it is sent rather than refused.
+    const task = "word ".repeat(800);
+    const tokens = count([{ role: "user", content: task }]);
+    expect(tokens).toBeGreaterThan(750);
+    expect(tokens).toBeLessThan(1000);
+    const model = new ScriptedModel([{ text: "ok" }]);
+    const fits = await new Agent({ model, context: { maxTokens: 1000, counter } }).run(task);
+    expect(fits.error).toBeUndefined();
+    expect(fits.stopReason).toBe("completed");
+    expect(model.calls).toHaveLength(1);
+
+    const refused = await new Agent({ model: new ScriptedModel([]), context: { maxTokens: 700, counter } }).run(
+      task,
+    );
+    expect(ContextOverflowError.isInstance(refused.error)).toBe(true);
+    expect((refused.error as ContextOverflowError).budget).toBe(700);
+  });
+
   it("persists the compacted history to the session store", async () => {
     const { MemoryStore } = await import("../stores/memory-store.js");
     const store = new MemoryStore();

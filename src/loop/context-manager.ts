@@ -100,8 +100,13 @@ export class ContextManager {
       keepLastMessages: options?.keepLastMessages ?? 6,
       truncateToolResultsTo: options?.truncateToolResultsTo ?? 2000,
     });
-    if (!result.fits)
-      throw new ContextOverflowError({ tokens: result.tokensAfter + toolTokens, budget: args.target });
+    if (!result.fits) {
+      // The minimum compaction must keep misses the target. It is still sent when it fits the window itself
+      // (`maxTokens`; after a context-length error without options: less than what was refused).
+      const needed = Math.ceil((result.tokensAfter + toolTokens) * tracker.factor);
+      const ceiling = options === undefined ? args.tokens - 1 : options.maxTokens;
+      if (needed > ceiling) throw new ContextOverflowError({ tokens: needed, budget: ceiling });
+    }
     if (result.removed.length === 0 && result.truncated === 0) return false;
     const strategy = options?.strategy ?? "sliding-window";
     let compacted = result.messages;
