@@ -27,7 +27,11 @@ export interface AgentOptions extends AgentHooks {
   limits?: Partial<AgentLimits>;
   /** Replaces the soft-checkpoint and wrap-up prompts. */
   prompts?: Partial<LimitPrompts>;
-  /** Retry policy for model calls (and for streams that break off). */
+  /**
+   * Retry policy of the loop's own retries: streams that broke off after they started (and retryable errors
+   * reported inside a stream). Retries of requests that failed before a response started (429, 5xx, resets,
+   * timeouts) are the provider's, set where the model is made: `createOpenAI({ retry })`.
+   */
   retry?: Partial<RetryPolicy>;
   /** Run the tool calls of one response in parallel (default true); also sent to the model. */
   parallelToolCalls?: boolean;
