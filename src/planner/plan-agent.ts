@@ -63,6 +63,49 @@ function checkPositive(argument: string, value: number | undefined): void {
   }
 }
 
+// Checked against the option type: adding an option there without adding it here fails to compile.
+const OPTION_KEYS: { [K in keyof Required<PlanAgentOptions>]: true } = {
+  model: true,
+  tools: true,
+  profile: true,
+  maxSteps: true,
+  summarizer: true,
+  replan: true,
+  maxToolsInPrompt: true,
+  temperature: true,
+  toolTimeoutMs: true,
+  maxToolResultChars: true,
+  onEvent: true,
+};
+
+/** Unknown keys (a typo such as `maxStep`), tools that are not a list or registry, a temperature out of range. */
+function checkShape(options: PlanAgentOptions): void {
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(OPTION_KEYS, key)) {
+      throw new InvalidArgumentError({
+        argument: `options.${key}`,
+        message: `unknown option; expected one of: ${Object.keys(OPTION_KEYS).join(", ")}`,
+      });
+    }
+  }
+  const { tools, temperature } = options as { tools?: unknown; temperature?: unknown };
+  if (tools !== undefined && !Array.isArray(tools) && !(tools instanceof ToolRegistry)) {
+    throw new InvalidArgumentError({
+      argument: "tools",
+      message: "expected an array of tools or a ToolRegistry",
+    });
+  }
+  if (
+    temperature !== undefined &&
+    !(typeof temperature === "number" && temperature >= 0 && temperature <= 2)
+  ) {
+    throw new InvalidArgumentError({
+      argument: "temperature",
+      message: `expected a number from 0 to 2, got ${String(temperature)}`,
+    });
+  }
+}
+
 function inputError(message: string, cause?: unknown): TypeError {
   return new TypeError(
     `PlanAgent input: ${message}; expected a non-empty string or { userQuery: string, maxSteps?: number, ` +
@@ -106,6 +149,7 @@ export class PlanAgent {
     if (options === null || typeof options !== "object") {
       throw new InvalidArgumentError({ argument: "options", message: "expected an options object" });
     }
+    checkShape(options);
     this.options = options;
     this.model = resolveModel(options.model);
     this.summarizer = options.summarizer === undefined ? undefined : resolveModel(options.summarizer);

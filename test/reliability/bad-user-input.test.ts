@@ -173,6 +173,26 @@ describe("bad user input: other constructors", () => {
       "maxSteps",
     ],
     ["PlanAgent without options", () => new PlanAgent(null as never), "options"],
+    [
+      "PlanAgent with an unknown option (typo)",
+      () => new PlanAgent({ model: wireModel(), maxStep: 3 } as never),
+      "options.maxStep",
+    ],
+    [
+      "PlanAgent with tools as a string",
+      () => new PlanAgent({ model: wireModel(), tools: "x" as never }),
+      "tools",
+    ],
+    [
+      "PlanAgent with a NaN temperature",
+      () => new PlanAgent({ model: wireModel(), temperature: Number.NaN }),
+      "temperature",
+    ],
+    [
+      "PlanAgent with temperature 5",
+      () => new PlanAgent({ model: wireModel(), temperature: 5 }),
+      "temperature",
+    ],
     ["createOpenAI with a bad baseURL", () => createOpenAI({ baseURL: "not a url" }), "baseURL"],
     [
       "createOpenAI with a negative retry",
