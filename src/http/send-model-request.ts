@@ -82,7 +82,8 @@ function toCallError(error: unknown, options: SendModelRequestOptions, attempt: 
   if (AgentloopError.isInstance(error)) return error;
   const raw = error instanceof Error ? error.message : String(error);
   // node:http says only "aborted" when the server closes the connection before the body is complete.
-  const message = raw === "aborted" ? "the connection closed before the response was complete (aborted)" : raw;
+  const message =
+    raw === "aborted" ? "the connection closed before the response was complete (aborted)" : raw;
   return new ModelCallError({
     message: `Network error calling ${url}: ${message}`,
     isRetryable: true,

@@ -172,9 +172,10 @@ describe("agent loop: context compaction", () => {
     expect(fits.stopReason).toBe("completed");
     expect(model.calls).toHaveLength(1);
 
-    const refused = await new Agent({ model: new ScriptedModel([]), context: { maxTokens: 700, counter } }).run(
-      task,
-    );
+    const refused = await new Agent({
+      model: new ScriptedModel([]),
+      context: { maxTokens: 700, counter },
+    }).run(task);
     expect(ContextOverflowError.isInstance(refused.error)).toBe(true);
     expect((refused.error as ContextOverflowError).budget).toBe(700);
   });
