@@ -1,4 +1,5 @@
-import { type AddressInfo, createServer, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent.js";
@@ -43,6 +44,36 @@ async function silentServer(): Promise<{ port: number; close: () => Promise<void
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A TCP proxy to `target` that can freeze: after `freeze()` nothing more reaches the client (a stalled server). */
+async function freezingProxy(
+  target: number,
+): Promise<{ port: number; freeze(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let frozen = false;
+  const server = createServer((client) => {
+    const upstream = connect(target, "127.0.0.1");
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    }
+    client.on("data", (chunk) => upstream.write(chunk));
+    upstream.on("data", (chunk) => {
+      if (!frozen) client.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    freeze: () => {
+      frozen = true;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
@@ -107,6 +138,42 @@ describe("bad storage: a store that is down", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("bad storage: a store that stops answering after it connected", () => {
+  it("PostgresStore: a query with no answer fails with a StoreError after queryTimeoutMs, not a hang", async () => {
+    const proxy = await freezingProxy(5432);
+    const store = new PostgresStore({
+      connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/test`,
+      table: `agentloop_frozen_${process.pid}`,
+      queryTimeoutMs: 500,
+    });
+    try {
+      const model = new ScriptedModel([{ text: "hi" }]);
+      const ok = await new Agent({ model, store }).run("hello", { sessionId: "s" });
+      expect(ok.stopReason).toBe("completed");
+      proxy.freeze();
+      const started = Date.now();
+      const error = await store.load("s").then(
+        () => new Error("expected the load to fail"),
+        (e: unknown) => e,
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(StoreError.isInstance(error), `expected StoreError, got ${String(error)}`).toBe(true);
+      expect((error as Error).message).toMatch(/timeout/i);
+    } finally {
+      await proxy.close();
+      await store.close().catch(() => undefined);
+      const admin = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:5432/test" });
+      await admin.connect();
+      await admin.query(`DROP TABLE IF EXISTS agentloop_frozen_${process.pid}`);
+      await admin.end();
+    }
+  });
+
+  it("PostgresStore refuses a queryTimeoutMs that is not a positive number", () => {
+    expect(() => new PostgresStore({ queryTimeoutMs: -1 })).toThrow(/queryTimeoutMs/);
   });
 });
 

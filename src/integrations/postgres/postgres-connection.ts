@@ -1,4 +1,5 @@
 import pg, { type Pool, type PoolClient } from "pg";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 
 /** How the Postgres stores reach PostgreSQL: a pool of yours, or a connection string. */
 export interface PostgresConnectionOptions {
@@ -10,7 +11,16 @@ export interface PostgresConnectionOptions {
    * surfaces as an error quickly.
    */
   connectionString?: string;
+  /**
+   * The store's own pool: a query with no answer within this many milliseconds fails (the store reports a
+   * `StoreError`), so a server that stops answering after the connection was made does not hang a run.
+   * Default 10 000. (With a `pool` of yours, set `query_timeout` on it.)
+   */
+  queryTimeoutMs?: number;
 }
+
+/** The default {@link PostgresConnectionOptions.queryTimeoutMs}. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 
 /** A `pg` pool shared by a store's operations, ended only when the store created it. */
 export class PostgresConnection {
@@ -24,10 +34,18 @@ export class PostgresConnection {
       this.pool = options.pool;
       this.owned = false;
     } else {
+      const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+      if (!Number.isFinite(queryTimeoutMs) || queryTimeoutMs <= 0) {
+        throw new InvalidArgumentError({
+          argument: "queryTimeoutMs",
+          message: `expected a positive number of milliseconds, got ${String(queryTimeoutMs)}`,
+        });
+      }
       this.pool = new pg.Pool({
         connectionString: options.connectionString,
         max: 10,
         connectionTimeoutMillis: 2_000,
+        query_timeout: queryTimeoutMs,
       });
       // An idle connection that breaks is dropped by the pool; without a listener it would crash the process.
       this.pool.on("error", () => undefined);
