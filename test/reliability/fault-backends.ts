@@ -6,8 +6,10 @@ import {
   startAnthropicMockServer,
 } from "../../src/providers/anthropic/test-utils/anthropic-mock-server.js";
 import { createOpenAI } from "../../src/providers/openai/create-openai.js";
+import { startFixtureServer } from "../../src/providers/openai/test-utils/fixture-server.js";
 import { startMockOpenAIServer } from "../../src/testing/mock-openai-server.js";
 import type { MockFault, MockReply } from "../../src/testing/mock-reply.js";
+import { type ResponsesFault, responsesAnswer } from "./responses-answer.js";
 
 // The two real HTTP providers behind one small interface, so each fault runs through both with the same
 // scenario: a turn that calls `lookup`, then (possibly faulted) more turns. Replies are provider-neutral here
@@ -17,7 +19,10 @@ import type { MockFault, MockReply } from "../../src/testing/mock-reply.js";
 export type Turn = { lookup: string } | { text: string };
 
 /** A per-provider fault, injected into one turn's answer. */
-export type BackendFault = { openai: MockFault } | { anthropic: NonNullable<AnthropicMockReply["fault"]> };
+export type BackendFault =
+  | { openai: MockFault }
+  | { anthropic: NonNullable<AnthropicMockReply["fault"]> }
+  | { responses: ResponsesFault };
 
 /** A scripted answer: a turn, optionally broken by a fault (for the named backend). */
 export interface ScriptedAnswer {
@@ -41,8 +46,14 @@ export interface FaultServer {
 
 /** A provider under test. `answers` are played in order; the last one repeats once the script runs out. */
 export interface Backend {
-  name: "openai" | "anthropic";
-  start(args: { answers: ScriptedAnswer[]; timeoutMs: number; maxRetries: number }): Promise<FaultServer>;
+  name: "openai" | "anthropic" | "responses";
+  start(args: {
+    answers: ScriptedAnswer[];
+    timeoutMs: number;
+    maxRetries: number;
+    /** Whether the agent streams (a byte-level server must know which body to send). */
+    stream: boolean;
+  }): Promise<FaultServer>;
 }
 
 const openAIReply = (answer: ScriptedAnswer): MockReply => {
@@ -124,6 +135,35 @@ export const anthropicBackend: Backend = {
       model: provider("claude-haiku-4-5"),
       requestCount: () => server.requests.length,
       requestBody: (index) => JSON.stringify(server.requests[index]?.body ?? null),
+      close: () => server.close(),
+    };
+  },
+};
+
+/** The OpenAI Responses API (`openai.responses(...)`) behind the byte-level fixture server. */
+export const responsesBackend: Backend = {
+  name: "responses",
+  async start({ answers, timeoutMs, maxRetries, stream }) {
+    const server = await startFixtureServer(
+      answers.map((answer) =>
+        responsesAnswer({
+          turn: answer.turn,
+          stream,
+          fault:
+            answer.fault !== undefined && "responses" in answer.fault ? answer.fault.responses : undefined,
+        }),
+      ),
+    );
+    const provider = createOpenAI({
+      baseURL: server.baseURL,
+      apiKey: "test-key",
+      timeoutMs,
+      retry: { baseDelayMs: 1, maxRetries },
+    });
+    return {
+      model: provider.responses("gpt-5-mini"),
+      requestCount: () => server.requests.length,
+      requestBody: (index) => server.requests[index]?.rawBody ?? "",
       close: () => server.close(),
     };
   },

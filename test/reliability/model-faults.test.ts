@@ -15,6 +15,7 @@ import {
   type Backend,
   type FaultServer,
   openAIBackend,
+  responsesBackend,
   type ScriptedAnswer,
 } from "./fault-backends.js";
 
@@ -205,6 +206,89 @@ const cases: FaultCase[] = [
     error: /no response within 150 ms|timed out|timeout/i,
     timeoutMs: 150,
   },
+  {
+    row: "Responses API 429 with Retry-After",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "status", status: 429, retryAfter: "0" } } },
+    modes: both,
+    source: request,
+    error: /429/,
+  },
+  {
+    row: "Responses API 500",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "status", status: 500 } } },
+    modes: both,
+    source: request,
+    error: /500/,
+  },
+  {
+    row: "Responses API connection reset before headers",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "reset-before-headers" } } },
+    modes: both,
+    source: request,
+    error: /socket hang up/,
+  },
+  {
+    row: "Responses API stream dropped after some text",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "drop-after-text" } } },
+    modes: both,
+    source: streamRetry,
+    error: /the connection closed before the response was complete/,
+  },
+  {
+    row: "Responses API stream dropped inside the function call's arguments",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "drop-in-arguments" } } },
+    modes: streamOnly,
+    source: streamRetry,
+    error: /the connection closed before the response was complete/,
+  },
+  {
+    row: "Responses API stream ending without response.completed",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "end-before-completed" } } },
+    modes: streamOnly,
+    source: streamRetry,
+    error: /ended|completed/i,
+  },
+  {
+    row: "Responses API malformed JSON event",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "malformed-after-text" } } },
+    modes: streamOnly,
+    source: streamRetry,
+    error: /malformed/i,
+  },
+  {
+    row: "Responses API error event (server_error) inside the stream",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "error-event-after-text" } } },
+    modes: streamOnly,
+    source: streamRetry,
+    error: /The server had an error/,
+  },
+  {
+    row: "Responses API slow drip past the request timeout",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "slow-drip", intervalMs: 400 } } },
+    modes: both,
+    source: streamRetry,
+    error: /stalled|timed out/i,
+    partialText: false,
+    timeoutMs: 150,
+  },
+  {
+    row: "Responses API server that never answers",
+    backend: responsesBackend,
+    fault: { fault: { responses: { type: "hang" } } },
+    modes: both,
+    source: request,
+    error: /timed out after 150 ms/,
+    timeoutMs: 150,
+  },
 ];
 
 const MAX_RETRIES = 2;
@@ -232,11 +316,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function setUp(c: FaultCase, answers: ScriptedAnswer[]) {
+async function setUp(c: FaultCase & { mode: Mode }, answers: ScriptedAnswer[]) {
   const server = await c.backend.start({
     answers,
     timeoutMs: c.timeoutMs ?? 10_000,
     maxRetries: MAX_RETRIES,
+    stream: c.mode === "stream",
   });
   servers.push(server);
   const store = new FileStore({ dir });
