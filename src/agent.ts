@@ -38,12 +38,6 @@ import { traceEvents } from "./trace/trace-events.js";
 import { TraceRecorder } from "./trace/trace-recorder.js";
 import { followSignal } from "./util/follow-signal.js";
 
-/** The object without its `undefined` values, so `{ maxTurns: undefined }` means the default, not "no limit". */
-function withoutUndefined<T extends object>(value: T | undefined): Partial<T> | undefined {
-  if (value === undefined) return undefined;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 /**
  * An agent: a model, tools and limits. `run` and `stream` drive the same loop ({@link agentLoop}); `run` folds
  * its events into an {@link AgentResult}. Options are validated here, at construction.
@@ -71,7 +65,7 @@ export class Agent {
     this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
     this.system = options.system;
-    this.limits = resolveLimits(withoutUndefined(options.limits));
+    this.limits = resolveLimits(options.limits);
     this.prompts = { ...DEFAULT_LIMIT_PROMPTS, ...options.prompts };
     this.retry = resolveRetryPolicy(options.retry);
     this.loopDetection =

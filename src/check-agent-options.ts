@@ -1,12 +1,19 @@
 import type { AgentOptions } from "./agent-options.js";
-import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
 import type { ContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
-import { ToolRegistry } from "./tools/tool-registry.js";
+import {
+  checkObjectOption as checkObject,
+  checkTemperatureOption,
+  checkToolsOption,
+  failOption as fail,
+  isPlainObject,
+  optionKeys,
+  showValue as show,
+} from "./util/check-option.js";
 
 // Key lists checked against the option types: adding an option there without adding it here fails to compile.
-const AGENT_KEYS = keys<AgentOptions>({
+const AGENT_KEYS = optionKeys<AgentOptions>({
   model: true,
   tools: true,
   system: true,
@@ -32,7 +39,7 @@ const AGENT_KEYS = keys<AgentOptions>({
   onToolStart: true,
   onToolEnd: true,
 });
-const LIMIT_KEYS = keys<AgentLimits>({
+const LIMIT_KEYS = optionKeys<AgentLimits>({
   maxTurns: true,
   timeoutMs: true,
   maxTokens: true,
@@ -42,9 +49,9 @@ const LIMIT_KEYS = keys<AgentLimits>({
   wrapUp: true,
   maxToolCallsPerTurn: true,
 });
-const PROMPT_KEYS = keys<LimitPrompts>({ softSteps: true, softTime: true, wrapUp: true });
-const LOOP_DETECTION_KEYS = keys<LoopDetectionOptions>({ window: true, threshold: true });
-const CONTEXT_KEYS = keys<ContextOptions>({
+const PROMPT_KEYS = optionKeys<LimitPrompts>({ softSteps: true, softTime: true, wrapUp: true });
+const LOOP_DETECTION_KEYS = optionKeys<LoopDetectionOptions>({ window: true, threshold: true });
+const CONTEXT_KEYS = optionKeys<ContextOptions>({
   maxTokens: true,
   compactAt: true,
   targetRatio: true,
@@ -54,43 +61,6 @@ const CONTEXT_KEYS = keys<ContextOptions>({
   summaryModel: true,
   counter: true,
 });
-
-function keys<T>(record: { [K in keyof Required<T>]: true }): ReadonlySet<string> {
-  return new Set(Object.keys(record));
-}
-
-function fail(argument: string, message: string): never {
-  throw new InvalidArgumentError({ argument, message });
-}
-
-function show(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "object") return "an object";
-  return typeof value === "function" ? "a function" : String(value);
-}
-
-/** True for a non-null, non-array object. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Checks that `value` is undefined or an object whose keys (when `known` is given) are all in `known`; names
- * the first unknown key
- * (`limits.maxTurn`), so a typo fails at construction instead of being silently ignored.
- */
-function checkObject(argument: string, value: unknown, known?: ReadonlySet<string>): void {
-  if (value === undefined) return;
-  if (!isPlainObject(value)) fail(argument, `expected an object, got ${show(value)}`);
-  if (known === undefined) return;
-  for (const key of Object.keys(value)) {
-    if (!known.has(key)) {
-      fail(`${argument}.${key}`, `unknown option; expected one of: ${[...known].join(", ")}`);
-    }
-  }
-}
 
 function checkType(argument: string, value: unknown, type: "boolean" | "string" | "function"): void {
   if (value !== undefined && typeof value !== type) fail(argument, `expected a ${type}, got ${show(value)}`);
@@ -120,10 +90,7 @@ function checkMethods(argument: string, value: unknown, methods: readonly string
  */
 export function checkAgentOptions(options: AgentOptions): void {
   checkObject("options", options, AGENT_KEYS);
-  const { tools } = options;
-  if (tools !== undefined && !Array.isArray(tools) && !(tools instanceof ToolRegistry)) {
-    fail("tools", `expected an array of tools or a ToolRegistry, got ${show(tools)}`);
-  }
+  checkToolsOption(options.tools);
   checkType("system", options.system, "string");
   checkObject("limits", options.limits, LIMIT_KEYS);
   checkType("limits.wrapUp", options.limits?.wrapUp, "boolean");
@@ -142,13 +109,7 @@ export function checkAgentOptions(options: AgentOptions): void {
   checkCount("toolConcurrency", options.toolConcurrency, { infinite: true });
   checkCount("maxToolResultChars", options.maxToolResultChars, { infinite: true });
   checkCount("maxOutputTokens", options.maxOutputTokens, { infinite: false });
-  const temperature: unknown = options.temperature;
-  if (
-    temperature !== undefined &&
-    !(typeof temperature === "number" && temperature >= 0 && temperature <= 2)
-  ) {
-    fail("temperature", `expected a number from 0 to 2, got ${show(temperature)}`);
-  }
+  checkTemperatureOption(options.temperature);
   if (options.loopDetection !== false) {
     checkObject("loopDetection", options.loopDetection, LOOP_DETECTION_KEYS);
   }

@@ -2,7 +2,7 @@
 export const REDACTED_CREDENTIAL = "[REDACTED:credential]";
 
 /** Header names whose values are credentials: `authorization`, `x-api-key`, `api-key`, `x-auth-token`, ... */
-const CREDENTIAL_HEADER = /authorization|api[_-]?key|token|secret|auth|cookie/i;
+const CREDENTIAL_HEADER = /auth|api[_-]?key|token|secret|cookie/i;
 
 /** Shorter values are not searched for (they would replace ordinary words). */
 const MIN_CREDENTIAL_LENGTH = 8;

@@ -77,9 +77,15 @@ function checkPositive(
   }
 }
 
-/** Fills defaults and validates; throws {@link InvalidArgumentError} for negative or non-numeric limits. */
+/**
+ * Fills defaults (an `undefined` value means the default, never "no limit") and validates; throws
+ * {@link InvalidArgumentError} for negative or non-numeric limits.
+ */
 export function resolveLimits(limits: Partial<AgentLimits> | undefined): AgentLimits {
-  const resolved: AgentLimits = { ...DEFAULT_LIMITS, ...limits };
+  const resolved: AgentLimits = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(limits ?? {})) {
+    if (value !== undefined) (resolved as unknown as Record<string, unknown>)[key] = value;
+  }
   checkPositive("maxTurns", resolved.maxTurns, { integer: true });
   checkPositive("timeoutMs", resolved.timeoutMs, { integer: false, infinite: true });
   checkPositive("maxTokens", resolved.maxTokens, { integer: false });

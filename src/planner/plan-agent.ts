@@ -4,6 +4,12 @@ import { resolveModel } from "../models/resolve-model.js";
 import { Profile, type ProfileOptions } from "../profiles/profile.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
+import {
+  checkObjectOption,
+  checkTemperatureOption,
+  checkToolsOption,
+  optionKeys,
+} from "../util/check-option.js";
 import type { PlanEventHook } from "./event-recorder.js";
 import { type PlanResult, runPlan } from "./run-plan.js";
 
@@ -64,7 +70,7 @@ function checkPositive(argument: string, value: number | undefined): void {
 }
 
 // Checked against the option type: adding an option there without adding it here fails to compile.
-const OPTION_KEYS: { [K in keyof Required<PlanAgentOptions>]: true } = {
+const OPTION_KEYS = optionKeys<PlanAgentOptions>({
   model: true,
   tools: true,
   profile: true,
@@ -76,35 +82,7 @@ const OPTION_KEYS: { [K in keyof Required<PlanAgentOptions>]: true } = {
   toolTimeoutMs: true,
   maxToolResultChars: true,
   onEvent: true,
-};
-
-/** Unknown keys (a typo such as `maxStep`), tools that are not a list or registry, a temperature out of range. */
-function checkShape(options: PlanAgentOptions): void {
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(OPTION_KEYS, key)) {
-      throw new InvalidArgumentError({
-        argument: `options.${key}`,
-        message: `unknown option; expected one of: ${Object.keys(OPTION_KEYS).join(", ")}`,
-      });
-    }
-  }
-  const { tools, temperature } = options as { tools?: unknown; temperature?: unknown };
-  if (tools !== undefined && !Array.isArray(tools) && !(tools instanceof ToolRegistry)) {
-    throw new InvalidArgumentError({
-      argument: "tools",
-      message: "expected an array of tools or a ToolRegistry",
-    });
-  }
-  if (
-    temperature !== undefined &&
-    !(typeof temperature === "number" && temperature >= 0 && temperature <= 2)
-  ) {
-    throw new InvalidArgumentError({
-      argument: "temperature",
-      message: `expected a number from 0 to 2, got ${String(temperature)}`,
-    });
-  }
-}
+});
 
 function inputError(message: string, cause?: unknown): TypeError {
   return new TypeError(
@@ -149,7 +127,9 @@ export class PlanAgent {
     if (options === null || typeof options !== "object") {
       throw new InvalidArgumentError({ argument: "options", message: "expected an options object" });
     }
-    checkShape(options);
+    checkObjectOption("options", options, OPTION_KEYS);
+    checkToolsOption(options.tools);
+    checkTemperatureOption(options.temperature);
     this.options = options;
     this.model = resolveModel(options.model);
     this.summarizer = options.summarizer === undefined ? undefined : resolveModel(options.summarizer);

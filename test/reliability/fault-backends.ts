@@ -99,6 +99,19 @@ const anthropicReply = (answer: ScriptedAnswer): AnthropicMockReply => {
   return reply;
 };
 
+/** The provider options every backend uses: a test key, the per-attempt timeout and fast retries. */
+function clientOptions({
+  baseURL,
+  timeoutMs,
+  maxRetries,
+}: {
+  baseURL: string;
+  timeoutMs: number;
+  maxRetries: number;
+}) {
+  return { baseURL, apiKey: "test-key", timeoutMs, retry: { baseDelayMs: 1, maxRetries } };
+}
+
 export const openAIBackend: Backend = {
   name: "openai",
   async start({ answers, timeoutMs, maxRetries }) {
@@ -106,12 +119,7 @@ export const openAIBackend: Backend = {
     const server = await startMockOpenAIServer({
       script: (_body, index) => replies[Math.min(index, replies.length - 1)] as MockReply,
     });
-    const provider = createOpenAI({
-      baseURL: server.url,
-      apiKey: "test-key",
-      timeoutMs,
-      retry: { baseDelayMs: 1, maxRetries },
-    });
+    const provider = createOpenAI(clientOptions({ baseURL: server.url, timeoutMs, maxRetries }));
     return {
       model: provider("gpt-4o-mini"),
       requestCount: () => server.requests.filter((r) => r.path.startsWith("/v1/chat")).length,
@@ -125,12 +133,7 @@ export const anthropicBackend: Backend = {
   name: "anthropic",
   async start({ answers, timeoutMs, maxRetries }) {
     const server = await startAnthropicMockServer(answers.map(anthropicReply));
-    const provider = createAnthropic({
-      baseURL: server.baseURL,
-      apiKey: "test-key",
-      timeoutMs,
-      retry: { baseDelayMs: 1, maxRetries },
-    });
+    const provider = createAnthropic(clientOptions({ baseURL: server.baseURL, timeoutMs, maxRetries }));
     return {
       model: provider("claude-haiku-4-5"),
       requestCount: () => server.requests.length,
@@ -154,12 +157,7 @@ export const responsesBackend: Backend = {
         }),
       ),
     );
-    const provider = createOpenAI({
-      baseURL: server.baseURL,
-      apiKey: "test-key",
-      timeoutMs,
-      retry: { baseDelayMs: 1, maxRetries },
-    });
+    const provider = createOpenAI(clientOptions({ baseURL: server.baseURL, timeoutMs, maxRetries }));
     return {
       model: provider.responses("gpt-5-mini"),
       requestCount: () => server.requests.length,

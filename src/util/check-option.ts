@@ -1,0 +1,58 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
+
+/** A set of option names, built from a record typed against the options type (a missing key fails to compile). */
+export function optionKeys<T>(record: { [K in keyof Required<T>]: true }): ReadonlySet<string> {
+  return new Set(Object.keys(record));
+}
+
+/** Throws {@link InvalidArgumentError} for `argument`. */
+export function failOption(argument: string, message: string): never {
+  throw new InvalidArgumentError({ argument, message });
+}
+
+/** A short description of a bad value for an error message (never a whole object). */
+export function showValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "object") return "an object";
+  return typeof value === "function" ? "a function" : String(value);
+}
+
+/** True for a non-null, non-array object. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks that `value` is undefined or an object whose keys (when `known` is given) are all in `known`; names the
+ * first unknown key (`limits.maxTurn`), so a typo fails at construction instead of being silently ignored.
+ */
+export function checkObjectOption(argument: string, value: unknown, known?: ReadonlySet<string>): void {
+  if (value === undefined) return;
+  if (!isPlainObject(value)) failOption(argument, `expected an object, got ${showValue(value)}`);
+  if (known === undefined) return;
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) {
+      failOption(`${argument}.${key}`, `unknown option; expected one of: ${[...known].join(", ")}`);
+    }
+  }
+}
+
+/** The `tools` option of an agent: undefined, an array of tools, or a {@link ToolRegistry}. */
+export function checkToolsOption(tools: unknown): void {
+  if (tools !== undefined && !Array.isArray(tools) && !(tools instanceof ToolRegistry)) {
+    failOption("tools", `expected an array of tools or a ToolRegistry, got ${showValue(tools)}`);
+  }
+}
+
+/** The `temperature` option: undefined or a number from 0 to 2. */
+export function checkTemperatureOption(temperature: unknown): void {
+  if (
+    temperature !== undefined &&
+    !(typeof temperature === "number" && temperature >= 0 && temperature <= 2)
+  ) {
+    failOption("temperature", `expected a number from 0 to 2, got ${showValue(temperature)}`);
+  }
+}
