@@ -32,7 +32,7 @@ function model(baseURL: string) {
 }
 
 describe("Anthropic Messages fixtures: conformance", () => {
-  it("covers every file in shared/fixtures/anthropic-messages", () => {
+  it("covers every file in test/fixtures/recorded/anthropic-messages", () => {
     const covered = [
       ...Object.keys(STREAM_EXPECTED),
       ...Object.keys(NONSTREAM_EXPECTED),

@@ -48,7 +48,7 @@ function outputOf(data: Record<string, unknown> | undefined) {
 }
 
 describe("OpenAI Responses fixtures: conformance", () => {
-  it("covers every file in shared/fixtures/openai-responses", () => {
+  it("covers every file in test/fixtures/recorded/openai-responses", () => {
     expect(listResponsesFixtures()).toEqual(coveredFixtures());
   });
 

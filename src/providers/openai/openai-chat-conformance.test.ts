@@ -26,7 +26,7 @@ function model(baseURL: string) {
 }
 
 describe("OpenAI Chat fixtures: conformance", () => {
-  it("covers every file in shared/fixtures/openai-chat", () => {
+  it("covers every file in test/fixtures/recorded/openai-chat", () => {
     const covered = [
       ...Object.keys(STREAM_EXPECTED),
       ...Object.keys(NONSTREAM_EXPECTED),

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { AnthropicWireResponse } from "../anthropic-wire-types.js";
 
-/** The recorded fixtures: `<repo>/../shared/fixtures/anthropic-messages/` (this file is 4 levels deep). */
+/** The recorded fixtures: `<repo>/test/fixtures/recorded/anthropic-messages/` (this file is 4 levels deep). */
 export const ANTHROPIC_FIXTURES = new URL(
-  "../../../../../shared/fixtures/anthropic-messages/",
+  "../../../../test/fixtures/recorded/anthropic-messages/",
   import.meta.url,
 );
 

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { OpenAIResponsesWireItem, OpenAIResponsesWireResponse } from "../openai-responses-wire-types.js";
 
-/** The recorded Responses fixtures: `<repo>/../shared/fixtures/openai-responses/` (this file is 4 levels deep). */
+/** The recorded Responses fixtures: `<repo>/test/fixtures/recorded/openai-responses/` (this file is 4 levels deep). */
 export const OPENAI_RESPONSES_FIXTURES = new URL(
-  "../../../../../shared/fixtures/openai-responses/",
+  "../../../../test/fixtures/recorded/openai-responses/",
   import.meta.url,
 );
 

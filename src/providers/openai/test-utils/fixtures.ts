@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-/** The recorded OpenAI Chat fixtures: `<repo>/../shared/fixtures/openai-chat/` (this file is 4 levels deep). */
-export const OPENAI_CHAT_FIXTURES = new URL("../../../../../shared/fixtures/openai-chat/", import.meta.url);
+/** The recorded OpenAI Chat fixtures: `<repo>/test/fixtures/recorded/openai-chat/` (this file is 4 levels deep). */
+export const OPENAI_CHAT_FIXTURES = new URL(
+  "../../../../test/fixtures/recorded/openai-chat/",
+  import.meta.url,
+);
 
 /** Every fixture file name, sorted. */
 export function listFixtures(): string[] {
