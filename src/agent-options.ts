@@ -10,6 +10,7 @@ import type { PendingApproval } from "./loop/tool-step.js";
 import type { AgentHooks } from "./loop/with-hooks.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
+import type { Profile } from "./profiles/profile.js";
 import type { MessageRedactor } from "./sessions/open-session-run.js";
 import type { SessionStore } from "./stores/session-store.js";
 import type { Tool } from "./tools/tool.js";
@@ -21,16 +22,21 @@ export interface AgentOptions extends AgentHooks {
   model: Model | string;
   /** The tools the model may call (or a registry). */
   tools?: readonly Tool[] | ToolRegistry;
-  /** The system prompt. */
-  system?: string;
+  /**
+   * The system prompt: a string, or a {@link Profile} (rendered once, at construction, with
+   * `profile.renderSystemPrompt()`; `agent.system` holds the text).
+   */
+  system?: string | Profile;
   /** Hard limits and soft checkpoints (see {@link AgentLimits} for defaults). */
   limits?: Partial<AgentLimits>;
   /** Replaces the soft-checkpoint and wrap-up prompts. */
   prompts?: Partial<LimitPrompts>;
   /**
-   * Retry policy of the loop's own retries: streams that broke off after they started (and retryable errors
-   * reported inside a stream). Retries of requests that failed before a response started (429, 5xx, resets,
-   * timeouts) are the provider's, set where the model is made: `createOpenAI({ retry })`.
+   * The agent's one retry policy, for every retryable failure of a model call: failed requests (429, 5xx,
+   * resets, timeouts), streams that broke off, and retryable errors of any `Model` (`isRetryable: true`). A
+   * model call makes at most `maxRetries + 1` requests, whatever failed (the loop does the retrying; the model
+   * is asked not to retry on its own). Keys not set here come from the model's own policy (the provider's
+   * `createOpenAI({ retry })`), else the defaults (3 retries, 1 s doubling, at most 30 s). See docs/loop.md.
    */
   retry?: Partial<RetryPolicy>;
   /** Run the tool calls of one response in parallel (default true); also sent to the model. */
@@ -63,8 +69,11 @@ export interface AgentOptions extends AgentHooks {
   /** Where sessions persist (`agent.run(input, { sessionId })`). */
   store?: SessionStore;
   /**
-   * Redaction of what is persisted: on by default when a store is set (API keys, bearer tokens, emails);
-   * `false` turns it off, a redactor from `createRedactor` configures it.
+   * Stored redaction: off by default, so the session store keeps the conversation as the model needs it
+   * (a redacted history would change what the model sees on the session's later runs). `true` redacts what
+   * is stored (API keys, bearer tokens, emails: messages and the session state, pending approvals included)
+   * with the default redactor; a redactor from `createRedactor` configures it. What leaves the process
+   * (events, traces, errors) is redacted separately.
    */
   redact?: boolean | MessageRedactor;
 }

@@ -64,11 +64,13 @@ describe("Agent sessions", () => {
     expect(stored.map((m) => m.content)).toEqual(["one", "slow"]);
   });
 
-  it("redacts secrets in what it persists (by default), not in the run itself", async () => {
+  it("with redact: true, redacts secrets in what it persists, not in the run itself", async () => {
     const store = new MemoryStore();
     const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
     const model = new ScriptedModel([{ text: "Noted: mail ada@example.com" }]);
-    const result = await new Agent({ model, store }).run(`my key is ${secret}`, { sessionId: "r" });
+    const result = await new Agent({ model, store, redact: true }).run(`my key is ${secret}`, {
+      sessionId: "r",
+    });
     expect(result.messages.at(-2)?.content).toContain(secret);
     const stored = JSON.stringify((await store.load("r"))?.messages);
     expect(stored).not.toContain(secret);

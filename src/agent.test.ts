@@ -56,10 +56,17 @@ describe("Agent: a tool round trip", () => {
   });
 
   it("emits the documented events in order, with loop_end last", async () => {
-    const model = new ScriptedModel([
-      { text: "Let me check.", toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Oslo" } }] },
-      { text: "Cold." },
-    ]);
+    // A priced model: an unpriced one adds a non-fatal UnpricedModel warning after its first model_call.
+    const model = new ScriptedModel(
+      [
+        {
+          text: "Let me check.",
+          toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Oslo" } }],
+        },
+        { text: "Cold." },
+      ],
+      { modelId: "gpt-4o-mini" },
+    );
     const result = await new Agent({ model, tools: [weather] }).run("Oslo?");
     expect(result.events.map((e) => e.type)).toEqual([
       "loop_start",

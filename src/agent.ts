@@ -4,10 +4,11 @@ export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent
 
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
 import { checkAgentOptions } from "./check-agent-options.js";
+import { checkCapPricing } from "./cost/check-cap-pricing.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { runDurably } from "./durable/run-durably.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
-import { type RetryPolicy, resolveRetryPolicy } from "./http/retry-policy.js";
+import type { RetryPolicy } from "./http/retry-policy.js";
 import type { AgentEvent } from "./loop/agent-event.js";
 import {
   type AgentLimits,
@@ -22,6 +23,7 @@ import {
   PENDING_APPROVALS_KEY,
 } from "./loop/agent-loop.js";
 import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
+import { resolveAgentRetryPolicy } from "./loop/agent-retry-policy.js";
 import { type ResolvedContextOptions, resolveContextOptions } from "./loop/context-options.js";
 import { DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, LoopDetector } from "./loop/loop-detector.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
@@ -29,6 +31,7 @@ import { withHooks } from "./loop/with-hooks.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
 import { resolveModel } from "./models/resolve-model.js";
+import { systemPromptOf } from "./profiles/system-prompt-of.js";
 import { type MessageRedactor, openSessionRun } from "./sessions/open-session-run.js";
 import { RunState } from "./sessions/run-state.js";
 import { createRedactor } from "./stores/redactor.js";
@@ -64,18 +67,31 @@ export class Agent {
     this.model = resolveModel(options.model);
     this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
-    this.system = options.system;
+    this.system = systemPromptOf(options.system);
     this.limits = resolveLimits(options.limits);
+    // A cost cap on a model without a price would never stop anything: refuse it now.
+    checkCapPricing({
+      modelId: this.model.modelId,
+      pricing: options.pricing,
+      fallback: options.pricingFallback,
+      cap:
+        this.limits.maxCostUsd !== undefined
+          ? "limits.maxCostUsd"
+          : options.budget !== undefined
+            ? "budget"
+            : undefined,
+    });
     this.prompts = { ...DEFAULT_LIMIT_PROMPTS, ...options.prompts };
-    this.retry = resolveRetryPolicy(options.retry);
+    this.retry = resolveAgentRetryPolicy({ retry: options.retry, model: this.model });
     this.loopDetection =
       options.loopDetection === false ? false : { ...DEFAULT_LOOP_DETECTION, ...options.loopDetection };
     if (this.loopDetection !== false) new LoopDetector(this.loopDetection); // validates
     this.context = options.context === undefined ? undefined : resolveContextOptions(options.context);
+    // Stored redaction only when asked for: the stored conversation is what the model sees on later runs.
     this.redactor =
-      options.redact === false || options.store === undefined
+      options.redact === undefined || options.redact === false || options.store === undefined
         ? undefined
-        : options.redact === undefined || options.redact === true
+        : options.redact === true
           ? createRedactor()
           : options.redact;
   }
@@ -216,6 +232,15 @@ export class Agent {
   ): AsyncGenerator<AgentEvent, unknown> {
     if (typeof input !== "string")
       throw new InvalidArgumentError({ argument: "input", message: "expected a string" });
+    if (options.budget !== undefined) {
+      const o = this.options;
+      checkCapPricing({
+        modelId: this.model.modelId,
+        pricing: o.pricing,
+        fallback: o.pricingFallback,
+        cap: "budget",
+      });
+    }
     const { sessionId } = options;
     if (sessionId !== undefined) {
       if (this.options.store === undefined) {
@@ -235,6 +260,12 @@ export class Agent {
       }
       if (input.trim() === "" && resume === undefined) {
         throw new InvalidArgumentError({ argument: "input", message: "the task is empty" });
+      }
+      if (options.signal?.aborted) {
+        // Aborted before it started: the session is not touched (no lock, no load, nothing saved); the run
+        // ends at once with stop reason "aborted".
+        const { sessionId: _unused, ...unsessioned } = options;
+        return this.events(input, unsessioned, stream, resume);
       }
       return withHooks(
         this.sessionEvents({ input, options, stream, sessionId, store: this.options.store, resume }),
@@ -304,8 +335,10 @@ export class Agent {
     const session = await openSessionRun({
       store: args.store,
       sessionId: args.sessionId,
-      lockTtlMs: (Number.isFinite(timeoutMs) ? Math.min(timeoutMs, 3_600_000) : 3_600_000) + 60_000,
+      timeoutMs,
+      signal: args.options.signal,
       redactor: this.redactor,
+      newMessage: args.resume === undefined,
     });
     try {
       const { messages, system } = this.conversation(session.history, args.input);
@@ -323,7 +356,8 @@ export class Agent {
         ...this.loopConfig({
           input: args.input,
           messages,
-          options: args.options,
+          // Aborts with the caller's signal, and when the session lock is lost.
+          options: { ...args.options, signal: session.signal },
           stream: args.stream,
           model,
         }),

@@ -2,6 +2,7 @@ import type { AgentOptions } from "./agent-options.js";
 import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
 import type { ContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import { isProfileLike } from "./profiles/system-prompt-of.js";
 import {
   checkObjectOption as checkObject,
   checkTemperatureOption,
@@ -60,6 +61,7 @@ const CONTEXT_KEYS = optionKeys<ContextOptions>({
   truncateToolResultsTo: true,
   summaryModel: true,
   counter: true,
+  calibration: true,
 });
 
 function checkType(argument: string, value: unknown, type: "boolean" | "string" | "function"): void {
@@ -91,7 +93,9 @@ function checkMethods(argument: string, value: unknown, methods: readonly string
 export function checkAgentOptions(options: AgentOptions): void {
   checkObject("options", options, AGENT_KEYS);
   checkToolsOption(options.tools);
-  checkType("system", options.system, "string");
+  if (options.system !== undefined && typeof options.system !== "string" && !isProfileLike(options.system)) {
+    fail("system", `expected a string or a Profile, got ${show(options.system)}`);
+  }
   checkObject("limits", options.limits, LIMIT_KEYS);
   checkType("limits.wrapUp", options.limits?.wrapUp, "boolean");
   checkObject("prompts", options.prompts, PROMPT_KEYS);
@@ -121,6 +125,12 @@ export function checkAgentOptions(options: AgentOptions): void {
       options.context.counter,
       ["countText", "countMessage", "countTools"],
       "a TokenCounter",
+    );
+    checkMethods(
+      "context.calibration",
+      options.context.calibration,
+      ["for", "toJSON"],
+      "a CalibrationRegistry",
     );
   }
   const sessionMethods = ["load", "append", "replace", "saveState", "list", "delete", "lock"];

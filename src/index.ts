@@ -10,6 +10,9 @@ export type { AgentStream } from "./agent-stream.js";
 export {
   applySummary,
   buildSummaryRequest,
+  CalibrationRegistry,
+  type CalibrationSnapshot,
+  COMPACTION_MARGIN,
   type CompactionResult,
   type CompactMessagesOptions,
   ContextTracker,
@@ -23,6 +26,7 @@ export {
   type HistoryProblem,
   loadTokenCounter,
   SUMMARY_PREFIX,
+  TokenCalibration,
   type TokenCounter,
   validateHistory,
 } from "./context/index.js";
@@ -30,6 +34,7 @@ export * from "./cost/index.js";
 export * from "./durable/index.js";
 export * from "./errors/index.js";
 export { createFetchHttpClient, createNodeHttpClient, type HttpClient } from "./http/http-client.js";
+export { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "./http/response-limits.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./http/retry-policy.js";
 export type { ContextOptions } from "./loop/context-options.js";
 export * from "./loop/index.js";
@@ -51,6 +56,7 @@ export * from "./reflection/index.js";
 export {
   createJsonLinesRenderer,
   createTerminalRenderer,
+  escapeTerminalText,
   formatEvent,
   type JsonLinesRendererOptions,
   type RenderContext,

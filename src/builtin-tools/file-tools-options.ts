@@ -16,6 +16,19 @@ export interface FileToolsOptions {
   allowWrite?: boolean;
   /** When true, every `write_file` call needs approval (see the agent's approval handling). Default false. */
   needsApprovalForWrite?: boolean;
+  /**
+   * When true, files that likely hold secrets may be read and written: `.env` and `.env.*` (templates such as
+   * `.env.example` always may), credentials files (`.npmrc`, `.netrc`, `.pgpass`, `.git-credentials`, ...),
+   * private keys (`id_rsa`, `*.pem`, `*.key`, ..., and any file holding a PEM private key block) and
+   * everything inside `.git/`, `.ssh/`, `.aws/`, `.gnupg/`, `.kube/`, `.docker/`. Default false: refused.
+   */
+  allowSecretFiles?: boolean;
+  /**
+   * When true, `read_file` reads files with more than one hard link. Default false: refused, because a hard
+   * link inside the root may be the same file as one outside it (package managers such as pnpm hard-link
+   * `node_modules` files to their store; set this to read those). `write_file` always refuses them.
+   */
+  allowHardLinkedReads?: boolean;
 }
 
 /** {@link FileToolsOptions} with defaults applied and validated. */
@@ -25,6 +38,8 @@ export interface ResolvedFileToolsOptions {
   maxWriteBytes: number;
   allowWrite: boolean;
   needsApprovalForWrite: boolean;
+  allowSecretFiles: boolean;
+  allowHardLinkedReads: boolean;
 }
 
 function positiveInteger(argument: string, value: unknown): number {
@@ -62,5 +77,7 @@ export function resolveFileToolsOptions(options: FileToolsOptions = {}): Resolve
     maxWriteBytes: positiveInteger("maxWriteBytes", options.maxWriteBytes),
     allowWrite: flag("allowWrite", options.allowWrite, true),
     needsApprovalForWrite: flag("needsApprovalForWrite", options.needsApprovalForWrite, false),
+    allowSecretFiles: flag("allowSecretFiles", options.allowSecretFiles, false),
+    allowHardLinkedReads: flag("allowHardLinkedReads", options.allowHardLinkedReads, false),
   };
 }

@@ -52,3 +52,12 @@ export function compileHostAllowlist({ hosts }: { hosts: readonly string[] }): H
     return exact.has(host) || suffixes.some((suffix) => host.endsWith(suffix));
   };
 }
+
+/**
+ * The hosts an allowlist names exactly (wildcard entries left out), as a check on `URL.hostname`: such a host
+ * was chosen by name, so `http_get` lets it be a private or loopback address. Same normalisation and errors as
+ * {@link compileHostAllowlist}.
+ */
+export function compileExactHosts({ hosts }: { hosts: readonly string[] }): HostCheck {
+  return compileHostAllowlist({ hosts: hosts.filter((entry) => !String(entry).trim().startsWith("*.")) });
+}

@@ -2,25 +2,53 @@ import { STATUS_CODES } from "node:http";
 import { AbortError } from "../errors/abort-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { type Tool, tool } from "../tools/tool.js";
+import {
+  checkAddressLiteral,
+  guardedLookup,
+  type LookupFunction,
+  NonPublicAddressError,
+  systemLookup,
+} from "./address-policy.js";
 import { formatHttpBody } from "./format-http-body.js";
-import { compileHostAllowlist, type HostCheck } from "./host-allowlist.js";
+import { compileExactHosts, compileHostAllowlist, type HostCheck } from "./host-allowlist.js";
 import { HttpGetError } from "./http-get-error.js";
 import { readLimitedBody } from "./read-limited-body.js";
+import { type HopResponse, requestOnce } from "./request-once.js";
 
 /** Options of {@link httpGetTool}. */
 export interface HttpGetToolOptions {
-  /** Hosts that may be fetched (also every redirect target): exact names or `"*.example.com"`. Default: any. */
+  /**
+   * Hosts that may be fetched (also every redirect target): exact names or `"*.example.com"`. Default: any
+   * public host. A host named exactly here (not by a wildcard) may also be a private, loopback or link-local
+   * address (e.g. `"localhost"`, `"10.0.0.5"`, `"intranet.corp"`).
+   */
   allowHosts?: readonly string[];
+  /**
+   * Lets every host reach loopback, link-local (cloud metadata), private-network and other non-public
+   * addresses. Default false: those are refused, checked on the address each connection resolves to.
+   */
+  allowPrivateNetwork?: boolean;
+  /**
+   * The resolver of host names (`dns.lookup`'s signature). Default `dns.lookup`. Its answers are checked
+   * like the system resolver's; tests and custom DNS set it.
+   */
+  lookup?: LookupFunction;
   /** At most this many bytes of the body are read; the rest is cut with a note. Default 1 MiB. */
   maxBytes?: number;
   /** The whole request (redirects and body included) is aborted after this many ms. Default 10 000. */
   timeoutMs?: number;
   /** At most this many redirects are followed. Default 3. */
   maxRedirects?: number;
-  /** The fetch implementation. Default the global `fetch`. */
+  /**
+   * A fetch implementation to send requests with instead of the built-in node:http transport. It does the
+   * connecting, so host names are then NOT checked on the address they resolve to (IP literals still are):
+   * give `allowHosts` with it.
+   */
   fetch?: typeof globalThis.fetch;
   /** The `user-agent` header. Default `"agentloop-http_get"`. */
   userAgent?: string;
+  /** When true, every call needs approval (see the agent's approval handling). Default false. */
+  needsApproval?: boolean;
 }
 
 /** Arguments of the `http_get` tool. */
@@ -35,10 +63,13 @@ const ACCEPT = "text/html, application/json;q=0.9, text/*;q=0.8, */*;q=0.5";
 
 interface Config {
   allows: HostCheck | undefined;
+  /** Whether a host may be a non-public address. */
+  mayBePrivate: HostCheck;
+  lookup: LookupFunction | undefined;
+  fetch: typeof globalThis.fetch | undefined;
   maxBytes: number;
   timeoutMs: number;
   maxRedirects: number;
-  fetch: typeof globalThis.fetch;
   userAgent: string;
 }
 
@@ -57,20 +88,33 @@ function configOf(options: HttpGetToolOptions): Config {
   if (options === null || typeof options !== "object") {
     throw new InvalidArgumentError({ argument: "options", message: "expected an options object" });
   }
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== "function") {
+  if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new InvalidArgumentError({ argument: "fetch", message: "expected a fetch function" });
+  }
+  if (options.lookup !== undefined && typeof options.lookup !== "function") {
+    throw new InvalidArgumentError({ argument: "lookup", message: "expected a dns.lookup-like function" });
+  }
+  const { allowPrivateNetwork } = options;
+  if (allowPrivateNetwork !== undefined && typeof allowPrivateNetwork !== "boolean") {
+    throw new InvalidArgumentError({ argument: "allowPrivateNetwork", message: "expected a boolean" });
+  }
+  const allows =
+    options.allowHosts === undefined ? undefined : compileHostAllowlist({ hosts: options.allowHosts });
+  const named = allows === undefined ? undefined : compileExactHosts({ hosts: options.allowHosts ?? [] });
+  if (options.needsApproval !== undefined && typeof options.needsApproval !== "boolean") {
+    throw new InvalidArgumentError({ argument: "needsApproval", message: "expected a boolean" });
   }
   if (options.userAgent !== undefined && typeof options.userAgent !== "string") {
     throw new InvalidArgumentError({ argument: "userAgent", message: "expected a string" });
   }
   return {
-    allows:
-      options.allowHosts === undefined ? undefined : compileHostAllowlist({ hosts: options.allowHosts }),
+    allows,
     maxBytes: count("maxBytes", options.maxBytes, 1024 * 1024, 1),
     timeoutMs: count("timeoutMs", options.timeoutMs, 10_000, 1),
     maxRedirects: count("maxRedirects", options.maxRedirects, 3, 0),
-    fetch: fetchImpl,
+    mayBePrivate: allowPrivateNetwork === true ? () => true : (named ?? (() => false)),
+    lookup: options.lookup,
+    fetch: options.fetch,
     userAgent: options.userAgent ?? "agentloop-http_get",
   };
 }
@@ -97,7 +141,24 @@ function checkUrl(config: Config, raw: string, base?: URL): URL {
   if (config.allows !== undefined && !config.allows(url.hostname)) {
     throw refuse(`the host ${JSON.stringify(url.hostname)} is not on the allowlist`);
   }
+  const literal = config.mayBePrivate(url.hostname) ? undefined : checkAddressLiteral(url.hostname);
+  if (literal !== undefined) throw refuse(privateReason(literal));
   return url;
+}
+
+function privateReason(error: NonPublicAddressError): string {
+  return `${error.message}; private, loopback and link-local addresses are refused (opt in with allowPrivateNetwork, or name the host in allowHosts)`;
+}
+
+/** Sends one hop: through the user's fetch, or node:http with a lookup that refuses non-public addresses. */
+function send(config: Config, url: URL, signal: AbortSignal): Promise<HopResponse> {
+  const headers = { "user-agent": config.userAgent, accept: ACCEPT };
+  if (config.fetch !== undefined) {
+    return config.fetch(url.href, { method: "GET", redirect: "manual", signal, headers });
+  }
+  const resolver = config.lookup ?? systemLookup;
+  const lookup = config.mayBePrivate(url.hostname) ? resolver : guardedLookup(resolver);
+  return requestOnce({ url, headers, signal, lookup });
 }
 
 function describeCause(error: unknown): string {
@@ -112,6 +173,7 @@ function describeCause(error: unknown): string {
 
 async function get(config: Config, requested: string, signal: AbortSignal): Promise<string> {
   let url = checkUrl(config, requested);
+  let from: URL | undefined;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -123,12 +185,7 @@ async function get(config: Config, requested: string, signal: AbortSignal): Prom
   try {
     if (signal.aborted) throw new AbortError({ cause: signal.reason });
     for (let redirects = 0; ; redirects++) {
-      const response = await config.fetch(url.href, {
-        method: "GET",
-        redirect: "manual",
-        signal: controller.signal,
-        headers: { "user-agent": config.userAgent, accept: ACCEPT },
-      });
+      const response = await send(config, url, controller.signal);
       const location = response.headers.get("location");
       if (REDIRECTS.has(response.status) && location !== null) {
         await response.body?.cancel().catch(() => {});
@@ -138,6 +195,7 @@ async function get(config: Config, requested: string, signal: AbortSignal): Prom
             message: `Too many redirects: ${requested} redirected more than ${config.maxRedirects} times`,
           });
         }
+        from = url;
         url = checkUrl(config, location, url);
         continue;
       }
@@ -148,6 +206,16 @@ async function get(config: Config, requested: string, signal: AbortSignal): Prom
     }
   } catch (error) {
     if (HttpGetError.isInstance(error) || AbortError.isInstance(error)) throw error;
+    if (error instanceof NonPublicAddressError) {
+      const reason = privateReason(error);
+      throw new HttpGetError({
+        url: url.href,
+        message:
+          from === undefined
+            ? `Refused ${url.href}: ${reason}`
+            : `Refused the redirect from ${from.href} to ${url.href}: ${reason}`,
+      });
+    }
     if (signal.aborted) throw new AbortError({ cause: signal.reason });
     if (timedOut) {
       throw new HttpGetError({
@@ -178,9 +246,12 @@ async function get(config: Config, requested: string, signal: AbortSignal): Prom
  * - The body is streamed and cut after `maxBytes` bytes (the connection is closed, never more than one
  *   chunk past the limit is held); `timeoutMs` covers the whole call, redirects and body included.
  *
- * Residual risk: the allowlist is checked on host names, not addresses: without one (or with a name that
- * resolves to a private address) the tool can reach internal services such as `localhost` or cloud metadata
- * endpoints. Give an allowlist whenever the model's input is not trusted.
+ * - Loopback, link-local (169.254.169.254 cloud metadata), private-network (10/8, 172.16/12, 192.168/16,
+ *   fc00::/7), unspecified and every other non-public address are refused by default, in any spelling
+ *   (`http://2130706433/`, `http://0x7f.1/`, `[::ffff:127.0.0.1]`) and behind any name that resolves to one:
+ *   the check runs inside each connection's own `lookup`, on every address the name resolves to, on every
+ *   hop, so DNS rebinding between a check and the connect is impossible. Opt in with `allowPrivateNetwork`,
+ *   or for one host by naming it exactly in `allowHosts`. With a custom `fetch`, only IP literals are checked.
  */
 export function httpGetTool(options: HttpGetToolOptions = {}): Tool<HttpGetArgs, string> {
   const config = configOf(options);
@@ -206,6 +277,7 @@ export function httpGetTool(options: HttpGetToolOptions = {}): Tool<HttpGetArgs,
       additionalProperties: false,
     },
     idempotent: true,
+    needsApproval: options.needsApproval === true,
     // The tool enforces its own time limit; give the executor's timer a little more so ours reports first.
     timeoutMs: config.timeoutMs + 1000,
     execute: ({ url }, ctx) => get(config, url, ctx.signal),

@@ -4,6 +4,7 @@
  * tool here uses a plain JSON Schema, so none needs zod.
  */
 
+export type { LookupFunction } from "./address-policy.js";
 export {
   type AskCallback,
   type AskUserArgs,

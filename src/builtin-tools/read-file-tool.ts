@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { throwIfAborted } from "../errors/abort-error.js";
 import { type Tool, tool } from "../tools/tool.js";
+import { checkSecretPath, hardLinkError } from "./check-file-access.js";
 import { describeFsError } from "./describe-fs-error.js";
 import {
   type FileToolsOptions,
@@ -9,6 +10,8 @@ import {
   resolveFileToolsOptions,
 } from "./file-tools-options.js";
 import { MAX_SANDBOX_PATH_LENGTH, resolveSandboxPath } from "./resolve-sandbox-path.js";
+import { SandboxError } from "./sandbox-error.js";
+import { holdsPrivateKey } from "./secret-paths.js";
 
 /** Arguments of the `read_file` tool. */
 export interface ReadFileArgs extends Record<string, unknown> {
@@ -48,11 +51,21 @@ async function readPart(
   if (target.stats === undefined) throw new Error(`ENOENT: ${shown}: no such file or directory`);
   if (target.stats.isDirectory()) throw new Error(`${shown} is a directory; use list_dir to see its entries`);
   if (!target.stats.isFile()) throw new Error(`${shown} is not a regular file`);
+  checkSecretPath({ config, target, requested: args.path, tool: "read_file" });
   throwIfAborted(signal);
   const handle = await open(target.real, constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new Error(`${shown} is not a regular file`);
+    // Checked on the opened file: the links counted are those of the file that is read.
+    if (stats.nlink > 1 && !config.allowHardLinkedReads) {
+      throw hardLinkError({
+        requested: args.path,
+        links: stats.nlink,
+        tool: "read_file",
+        optIn: "allowHardLinkedReads: true reads them",
+      });
+    }
     const size = stats.size;
     const offset = args.offset ?? 0;
     if (offset > size) throw new Error(`offset ${offset} is past the end of ${shown} (${size} bytes)`);
@@ -70,6 +83,12 @@ async function readPart(
     }
     const end = offset + filled < size ? utf8End(buffer, filled) : filled;
     const text = buffer.toString("utf8", 0, end);
+    if (!config.allowSecretFiles && holdsPrivateKey(text)) {
+      throw new SandboxError({
+        path: args.path,
+        reason: "it holds a private key; read_file refuses such files (allowSecretFiles: true permits them)",
+      });
+    }
     const next = offset + end;
     if (next >= size) return text;
     const capped = args.length === undefined || args.length > config.maxReadBytes;

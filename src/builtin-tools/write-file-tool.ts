@@ -4,6 +4,7 @@ import { mkdir, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { throwIfAborted } from "../errors/abort-error.js";
 import { type Tool, tool } from "../tools/tool.js";
+import { checkSecretPath, hardLinkError } from "./check-file-access.js";
 import { describeFsError } from "./describe-fs-error.js";
 import {
   type FileToolsOptions,
@@ -25,12 +26,16 @@ export interface WriteFileArgs extends Record<string, unknown> {
 /** `O_NOFOLLOW` refuses a final component that became a symbolic link; not available on Windows (0). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/** Checks that `target` can be written as a regular file. */
-function checkWritable(target: SandboxPath): void {
+/** Checks that `target` can be written as a regular file of the workspace. */
+function checkWritable(config: ResolvedFileToolsOptions, target: SandboxPath, requested: string): void {
   const shown = JSON.stringify(target.relative);
   if (target.relative === ".") throw new Error("Cannot write to the workspace root itself; give a file path");
   if (target.stats?.isDirectory()) throw new Error(`${shown} is a directory`);
   if (target.stats !== undefined && !target.stats.isFile()) throw new Error(`${shown} is not a regular file`);
+  if (target.stats !== undefined && target.stats.nlink > 1) {
+    throw hardLinkError({ requested, links: target.stats.nlink, tool: "write_file" });
+  }
+  checkSecretPath({ config, target, requested, tool: "write_file" });
 }
 
 /** Writes `data` to a temporary file beside `real` and renames it over `real`. */
@@ -69,18 +74,21 @@ async function writeContent(
     );
   }
   const first = await resolveSandboxPath({ root: config.root, path: args.path });
-  checkWritable(first);
+  checkWritable(config, first, args.path);
   throwIfAborted(signal);
   if (first.stats === undefined) await mkdir(path.dirname(first.real), { recursive: true });
   // Resolve again: the directories now exist, and a parent swapped for a link meanwhile is caught here.
   const target = await resolveSandboxPath({ root: config.root, path: args.path });
-  checkWritable(target);
+  checkWritable(config, target, args.path);
   throwIfAborted(signal);
   const shown = JSON.stringify(target.relative);
   if (args.append === true) {
     const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW;
     const handle = await open(target.real, flags, 0o666);
     try {
+      // A hard link made between the check and the open would let the append reach a file outside the root.
+      const { nlink } = await handle.stat();
+      if (nlink > 1) throw hardLinkError({ requested: args.path, links: nlink, tool: "write_file" });
       await handle.writeFile(data);
     } finally {
       await handle.close();

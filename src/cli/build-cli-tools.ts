@@ -15,16 +15,24 @@ export interface BuildCliToolsOptions {
   names: readonly CliToolName[];
   /** The file tools' sandbox root. */
   cwd: string;
+  /**
+   * `--allow-net`: the hosts `http_get` may fetch without asking (`*.example.com` wildcards). Without it every
+   * `http_get` call needs approval. Private, loopback and link-local addresses are refused either way unless
+   * a host is named here exactly.
+   */
+  allowNet?: readonly string[] | undefined;
   /** How `ask_user` asks the human (the CLI prompts on stderr and reads a line of stdin). */
   ask: AskCallback;
 }
 
 /**
- * The built-in tools named by `--tools`, in that order. The file tools (`read_file`, `write_file`,
- * `list_dir`) are sandboxed to `cwd`, and every `write_file` call needs approval: the CLI asks before
- * anything is written.
+ * The built-in tools named by `--tools`, in that order, with safe defaults: the file tools (`read_file`,
+ * `write_file`, `list_dir`) are sandboxed to `cwd`, refuse files that likely hold secrets (`.env`, `.npmrc`,
+ * `.git/`, private keys) and hard-linked files, and every `write_file` call needs approval. `http_get`
+ * refuses non-public addresses, and needs approval for every call unless `allowNet` lists the hosts it may
+ * fetch (then it fetches only those, without asking).
  */
-export function buildCliTools({ names, cwd, ask }: BuildCliToolsOptions): Tool[] {
+export function buildCliTools({ names, cwd, ask, allowNet }: BuildCliToolsOptions): Tool[] {
   const wantsFiles = names.some(
     (name) => name === "read_file" || name === "write_file" || name === "list_dir",
   );
@@ -36,7 +44,11 @@ export function buildCliTools({ names, cwd, ask }: BuildCliToolsOptions): Tool[]
       case "current_time":
         return currentTimeTool() as Tool;
       case "http_get":
-        return httpGetTool() as Tool;
+        return (
+          allowNet === undefined
+            ? httpGetTool({ needsApproval: true })
+            : httpGetTool({ allowHosts: allowNet })
+        ) as Tool;
       case "ask_user":
         return askUserTool({ ask }) as Tool;
       default: {

@@ -29,8 +29,8 @@ describe("agentloop run: approval", () => {
       stdin: "y\n",
     });
     expect(code, stderr).toBe(0);
-    expect(stderr).toContain(
-      'Allow write_file({"path":"note.txt","content":"hello from the agent"})? [y/N] y\n',
+    expect(stderr).toMatch(
+      /\? approval needed: write_file \(call [^)]+\)\n {4}path: "note\.txt"\n {4}content: "hello from the agent"\nAllow write_file\? \[y\/N\] y\n/,
     );
     expect(await readFile(join(cwd, "note.txt"), "utf8")).toBe("hello from the agent");
     expect(stdout).toContain("? approval needed: write_file(");
@@ -57,6 +57,37 @@ describe("agentloop run: approval", () => {
     }
   });
 
+  it("shows the whole call before asking: the path after a 10,000-character field comes first", async () => {
+    const hidden = `${"A".repeat(10_000)}TAIL-PAYLOAD`;
+    const cwd = await workdir("approve-long");
+    const { env } = await mockServer({
+      script: [
+        { toolCalls: [{ name: "write_file", arguments: { content: hidden, path: "deep/target.txt" } }] },
+        { text: "done" },
+      ],
+    });
+    const { code, stderr } = await runCli({
+      args: ["run", "-m", "openai:gpt-4o-mini", "--tools", "write_file", "Write it"],
+      env,
+      cwd,
+      stdin: "v\nn\n",
+    });
+    expect(code, stderr).toBe(0);
+    const path = stderr.indexOf('    path: "deep/target.txt"');
+    const content = stderr.indexOf('    content: "AAAA');
+    const question = stderr.indexOf("Allow write_file? [y/N/v] ");
+    expect(path).toBeGreaterThan(-1);
+    expect(path).toBeLessThan(content); // where it writes comes first, whatever the model's order
+    expect(content).toBeLessThan(question);
+    expect(stderr.slice(content, question)).toMatch(/folded: 10,012 chars in all; answer v to view/);
+    // "v" prints every value whole (the tail included), then asks again; "n" denies.
+    const view = stderr.slice(question);
+    expect(view).toContain("--- content (10,012 chars) ---\n  | AAAA");
+    expect(view).toContain("TAIL-PAYLOAD\n--- end of content ---");
+    expect(view).toMatch(/--- end of path ---\nAllow write_file\? \[y\/N\/v\] n\n/);
+    await expect(readFile(join(cwd, "deep", "target.txt"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
   it("--yes approves without asking", async () => {
     const cwd = await workdir("approve-flag");
     const { env } = await mockServer({ script: writeScript });
@@ -68,6 +99,59 @@ describe("agentloop run: approval", () => {
     expect(code, stderr).toBe(0);
     expect(stderr).toContain("[y/N] y (--yes)");
     expect(await readFile(join(cwd, "note.txt"), "utf8")).toBe("hello from the agent");
+  });
+});
+
+describe("agentloop run: safe defaults of the network and file tools", () => {
+  it("http_get asks first without --allow-net; read_file refuses .env", async () => {
+    const cwd = await workdir("safe-defaults");
+    await writeFile(join(cwd, ".env"), "OPENAI_API_KEY=sk-secret-in-dotenv\n");
+    const { server, env } = await mockServer({
+      script: [
+        {
+          toolCalls: [
+            { name: "read_file", arguments: { path: ".env" } },
+            { name: "http_get", arguments: { url: "http://169.254.169.254/latest/meta-data/" } },
+          ],
+        },
+        { text: "done" },
+      ],
+    });
+    const { code, stdout, stderr } = await runCli({
+      args: ["run", "-m", "openai:gpt-4o-mini", "--tools", "read_file,http_get", "Leak it"],
+      env,
+      cwd,
+      stdin: "",
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain("Allow http_get? [y/N] (no answer: denied)");
+    expect(stdout).toMatch(/✗ read_file failed: .*may hold secrets/);
+    const sent = server.requests[1]?.rawBody ?? "";
+    expect(sent).not.toContain("sk-secret-in-dotenv");
+    expect(sent).toContain(DENIED_RESULT);
+  });
+
+  it("--allow-net lets http_get fetch only the listed hosts, without asking", async () => {
+    const cwd = await workdir("allow-net");
+    const { env } = await mockServer({
+      script: [
+        { toolCalls: [{ name: "http_get", arguments: { url: "http://127.0.0.1:9/x" } }] },
+        { text: "done" },
+      ],
+    });
+    const { code, stdout, stderr } = await runCli({
+      args: ["run", "-m", "openai:gpt-4o-mini", "--tools", "http_get", "--allow-net", "example.com", "Fetch"],
+      env,
+      cwd,
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toContain("Allow http_get");
+    expect(stdout).toMatch(
+      /✗ http_get failed: .*Refused http:\/\/127\.0\.0\.1:9\/x: the host "127\.0\.0\.1" is not on the allowlist/,
+    );
+    const usage = await runCli({ args: ["run", "--allow-net", " , ", "x"], env, cwd });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--allow-net expects host names/);
   });
 });
 

@@ -82,18 +82,66 @@ describe("agentloop run: configuration", () => {
     expect(stderr).toMatch(/^agentloop: error: ANTHROPIC_API_KEY is not set/);
   });
 
-  it("an OpenAI-compatible server needs no key (OPENAI_BASE_URL)", async () => {
+  it("an OpenAI-compatible server needs no key (OPENAI_BASE_URL), but its model must be named", async () => {
     const { server } = await mockServer();
     const { code, stdout, stderr } = await runCli({
-      args: ["run", "--quiet", "hello"],
+      args: ["run", "--quiet", "--model", "openai:local-llama", "hello"],
       env: { OPENAI_BASE_URL: server.url },
     });
     expect(code, stderr).toBe(0);
     expect(stdout).toBe("You said: hello\n");
+    expect(server.requests[0]?.rawBody).toContain('"model":"local-llama"');
+    // AGENTLOOP_MODEL works as well; the model has no price, and --json says so instead of OpenAI's rates.
+    const fromEnv = await runCli({
+      args: ["run", "--json", "hello"],
+      env: { OPENAI_BASE_URL: server.url, AGENTLOOP_MODEL: "openai:local-llama" },
+    });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    const summary = JSON.parse(fromEnv.stdout) as RunSummary;
+    expect(summary).toMatchObject({
+      model: "openai:local-llama",
+      costUsd: 0,
+      costUnknownModels: ["local-llama"],
+    });
+  });
+
+  it("a custom OPENAI_BASE_URL without --model is a usage error naming the fix; nothing is sent (exit 2)", async () => {
+    const { server } = await mockServer();
+    const { code, stdout, stderr } = await runCli({
+      args: ["run", "hello"],
+      env: { OPENAI_BASE_URL: server.url },
+    });
+    expect(code, stderr).toBe(2);
+    expect(stdout).toBe("");
+    expect(oneLine(stderr)).toEqual([
+      `agentloop: error: OPENAI_BASE_URL is set (${server.url}): name the model that server serves with --model openai:<model-id> (or AGENTLOOP_MODEL=openai:<model-id>); the server lists its models at ${server.url}/models`,
+    ]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("--max-cost with a model that has no price is a usage error (exit 2)", async () => {
+    const { server, env } = await mockServer();
+    const { code, stderr } = await runCli({
+      args: ["run", "-m", "openai:local-llama", "--max-cost", "1", "hello"],
+      env,
+    });
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(
+      /^agentloop: error: --max-cost needs the model's price, and "openai:local-llama" is not/,
+    );
+    expect(server.requests).toHaveLength(0);
   });
 });
 
 describe("agentloop run --demo", () => {
+  it("with no task runs the demo task (and says so on stderr)", async () => {
+    const { code, stdout, stderr } = await runCli({ args: ["run", "--demo"] });
+    expect(code, stderr).toBe(0);
+    expect(oneLine(stdout)[0]).toBe("▶ What is 17 * 23? · openai:gpt-4o-mini");
+    expect(stdout).toContain("17 * 23 = 391.");
+    expect(stderr).toContain('agentloop: no task given: running the demo task "What is 17 * 23?"');
+  });
+
   it("--json prints one JSON object with the result (and says it is a demo on stderr)", async () => {
     const { code, stdout, stderr } = await runCli({ args: ["run", "--demo", "--json", "What is 17 * 23?"] });
     expect(code, stderr).toBe(0);

@@ -1,5 +1,8 @@
 import type { MockChatRequest, MockReply } from "../testing/mock-reply.js";
 
+/** The task `agentloop run --demo` runs when it is given none (it shows a tool call and an answer). */
+export const DEMO_TASK = "What is 17 * 23?";
+
 /** A wire message of a chat completion request, as far as the demo reads it. */
 interface WireMessage {
   role?: unknown;

@@ -21,12 +21,14 @@ Usage:
 Environment:
   OPENAI_API_KEY      key for openai: models
   OPENAI_BASE_URL     an OpenAI-compatible server (e.g. http://localhost:11434/v1); no key needed for
-                      servers other than api.openai.com
+                      servers other than api.openai.com; name its model with --model openai:<id>
+                      or AGENTLOOP_MODEL (required: there is no default model for such a server)
+  AGENTLOOP_MODEL     the model when --model is not given (e.g. openai:llama3.2)
   ANTHROPIC_API_KEY   key for anthropic: models
   NO_COLOR            no colours (FORCE_COLOR=1 forces them)
 
 Try it without a key:
-  agentloop run --demo "What is 17 * 23?"
+  agentloop run --demo
 
 ${EXIT_CODES_HELP}
 `;
@@ -38,12 +40,18 @@ Runs an agent on the task and prints what it does: model calls (latency, tokens,
 results, and the answer, streamed as it arrives.
 
 Options:
-  -m, --model <provider:id>  the model (default openai:gpt-4o-mini; e.g. anthropic:claude-haiku-4-5)
+  -m, --model <provider:id>  the model (default: AGENTLOOP_MODEL, else openai:gpt-4o-mini; e.g.
+                             anthropic:claude-haiku-4-5); required with a custom OPENAI_BASE_URL
   -s, --system <text>        the system prompt
   -t, --tools <names>        comma-separated built-in tools, or "none" (default: calculator,current_time)
                              available: TOOL_NAMES
-                             the file tools work inside the current directory; write_file asks for
-                             approval; ask_user asks you on stderr and reads the answer from stdin
+                             the file tools work inside the current directory and refuse secrets
+                             (.env, .npmrc, .git/, private keys) and hard-linked files; write_file
+                             and http_get ask for approval; ask_user asks you on stderr and reads the
+                             answer from stdin
+      --allow-net <hosts>    comma-separated hosts http_get may fetch without asking (e.g.
+                             "example.com,*.github.com"); no other host can be fetched. Private,
+                             loopback and link-local addresses are refused unless named exactly
   -y, --yes                  approve every tool call that needs approval without asking
       --session <id>         continue (or start) a stored session
       --store-dir <dir>      where sessions are stored (default .agentloop)
@@ -54,19 +62,23 @@ Options:
   -q, --quiet                print only the final answer (when the run ends)
       --trace <file.jsonl>   record the run as a trace (replay it with agentloop replay)
       --max-turns <n>        stop after n model calls (default 20)
-      --max-cost <usd>       stop before the run would spend more than this many USD
-      --demo                 use the bundled mock OpenAI server instead of a real model (no key needed)
+      --max-cost <usd>       stop before a model call that could take the run past this many USD
+                             (needs a model with a known price)
+      --demo                 use the bundled mock OpenAI server instead of a real model (no key needed);
+                             without a task it runs a demo task
       --no-color             no colours
   -h, --help                 this help
 
-Approval: write_file needs approval; the CLI asks "Allow write_file({...})? [y/N]" on stderr and reads
-the answer from stdin (no answer, e.g. stdin at end of file, means no). --yes approves without asking.
+Approval: write_file (and http_get without --allow-net) need approval; the CLI shows the whole call on
+stderr, then asks "Allow write_file? [y/N/v]" and reads the answer from stdin (no answer, e.g. stdin at
+end of file, means no; v shows folded long values in full). --yes approves without asking.
 
 Ctrl-C aborts the run (what was printed stays; stop reason "aborted", exit code 130); a second Ctrl-C
 exits at once.
 
 Examples:
-  agentloop run --demo "What is 17 * 23?"
+  agentloop run --demo
+  OPENAI_BASE_URL=http://localhost:8080/v1 agentloop run -m openai:qwen2.5 "Hello"
   agentloop run -m anthropic:claude-haiku-4-5 --tools read_file,list_dir "Summarise README.md"
   agentloop run --json "Name three primes" | jq .text
   agentloop run --trace run.jsonl "What is 2^10?" && agentloop replay run.jsonl

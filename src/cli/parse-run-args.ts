@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { CliError } from "./cli-error.js";
 import { type CliToolName, DEFAULT_CLI_TOOLS, isCliToolName } from "./cli-tool-names.js";
+import { DEMO_TASK } from "./demo-script.js";
 
 /** The model of `agentloop run` without `--model`. */
 export const DEFAULT_CLI_MODEL = "openai:gpt-4o-mini";
@@ -8,9 +9,16 @@ export const DEFAULT_CLI_MODEL = "openai:gpt-4o-mini";
 /** `agentloop run`'s command line, parsed and checked. */
 export interface RunArgs {
   task: string;
+  /** True when `--demo` was given no task and runs {@link DEMO_TASK}. */
+  demoTask: boolean;
+  /** The model: `--model`, else {@link DEFAULT_CLI_MODEL} (see `chooseCliModel` for the final choice). */
   model: string;
+  /** Whether `--model` was given. */
+  modelGiven: boolean;
   system: string | undefined;
   tools: CliToolName[];
+  /** `--allow-net`: the hosts http_get may fetch without asking (undefined: every fetch asks). */
+  allowNet: string[] | undefined;
   sessionId: string | undefined;
   storeDir: string;
   stream: boolean;
@@ -77,10 +85,31 @@ function parseTools(value: string | undefined): CliToolName[] {
   return tools;
 }
 
+function parseHosts(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const hosts = value
+    .split(",")
+    .map((host) => host.trim())
+    .filter((host) => host !== "");
+  if (hosts.length === 0)
+    throw CliError.usage('--allow-net expects host names, e.g. "example.com,*.github.com"');
+  return hosts;
+}
+
+/** Checks a `"<provider>:<model-id>"` name; a usage error naming `source` (the flag or variable) otherwise. */
+export function checkModelName({ source, model }: { source: string; model: string }): void {
+  if (!/^[a-z][a-z0-9-]*:.+$/i.test(model)) {
+    throw CliError.usage(
+      `${source} expects "<provider>:<model-id>" (e.g. ${DEFAULT_CLI_MODEL}), got "${model}"`,
+    );
+  }
+}
+
 /**
  * Parses `agentloop run`'s arguments with `node:util` `parseArgs`. Throws a usage {@link CliError} (exit code
- * 2) for unknown options, a missing task (unless `--help`), invalid numbers or tool names, and conflicting
- * flags. The task is the positional arguments joined with spaces.
+ * 2) for unknown options, a missing task (unless `--help`, or `--demo`, which then runs {@link DEMO_TASK}),
+ * invalid numbers or tool names, and conflicting flags. The task is the positional arguments joined with
+ * spaces.
  */
 export function parseRunArgs({ args }: ParseRunArgsOptions): RunArgs {
   let parsed: ReturnType<typeof parse>;
@@ -92,7 +121,10 @@ export function parseRunArgs({ args }: ParseRunArgsOptions): RunArgs {
   }
   const { values: v, positionals } = parsed;
   const help = v.help === true;
-  const task = positionals.join(" ").trim();
+  const given = positionals.join(" ").trim();
+  // `agentloop run --demo` alone runs the demo task: the shortest way to see agentloop work.
+  const demoTask = given === "" && v.demo === true;
+  const task = demoTask ? DEMO_TASK : given;
   if (task === "" && !help) {
     throw CliError.usage('missing task: agentloop run "task" [options] (see agentloop run --help)');
   }
@@ -104,16 +136,15 @@ export function parseRunArgs({ args }: ParseRunArgsOptions): RunArgs {
   if (v.trace !== undefined && v.trace.trim() === "") throw CliError.usage("--trace expects a file path");
   const json = v.json === true;
   const model = v.model ?? DEFAULT_CLI_MODEL;
-  if (!/^[a-z][a-z0-9-]*:.+$/i.test(model)) {
-    throw CliError.usage(
-      `--model expects "<provider>:<model-id>" (e.g. ${DEFAULT_CLI_MODEL}), got "${model}"`,
-    );
-  }
+  checkModelName({ source: "--model", model });
   return {
     task,
+    demoTask,
     model,
+    modelGiven: v.model !== undefined,
     system: v.system,
     tools: parseTools(v.tools),
+    allowNet: parseHosts(v["allow-net"]),
     sessionId: v.session,
     storeDir: v["store-dir"] ?? ".agentloop",
     stream: v.stream === true ? true : v["no-stream"] === true ? false : !json,
@@ -138,6 +169,7 @@ function parse(args: readonly string[]) {
       model: { type: "string", short: "m" },
       system: { type: "string", short: "s" },
       tools: { type: "string", short: "t" },
+      "allow-net": { type: "string" },
       session: { type: "string" },
       "store-dir": { type: "string" },
       stream: { type: "boolean" },

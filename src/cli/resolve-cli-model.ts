@@ -3,9 +3,42 @@ import type { Model } from "../models/model.js";
 import { createAnthropic, DEFAULT_ANTHROPIC_BASE_URL } from "../providers/anthropic/create-anthropic.js";
 import { createOpenAI } from "../providers/openai/create-openai.js";
 import { CliError } from "./cli-error.js";
+import { checkModelName, DEFAULT_CLI_MODEL } from "./parse-run-args.js";
 
 /** The OpenAI API's default base URL. */
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+/** Options of {@link chooseCliModel}. */
+export interface ChooseCliModelOptions {
+  /** `--model`, or the default. */
+  model: string;
+  /** Whether `--model` was given. */
+  modelGiven: boolean;
+  demo: boolean;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * The model of a run: `--model`, else `AGENTLOOP_MODEL`, else {@link DEFAULT_CLI_MODEL}. With a custom
+ * `OPENAI_BASE_URL` (not api.openai.com) and neither, it is a usage error (exit 2): the default model id
+ * would be sent to a server that serves another model, and the run priced at OpenAI's rates.
+ */
+export function chooseCliModel({ model, modelGiven, demo, env }: ChooseCliModelOptions): string {
+  if (modelGiven) return model;
+  const fromEnv = env.AGENTLOOP_MODEL?.trim();
+  if (fromEnv !== undefined && fromEnv !== "") {
+    checkModelName({ source: "AGENTLOOP_MODEL", model: fromEnv });
+    return fromEnv;
+  }
+  const baseURL = env.OPENAI_BASE_URL;
+  if (!demo && baseURL !== undefined && baseURL !== "" && hostOf(baseURL) !== "api.openai.com") {
+    throw CliError.usage(
+      `OPENAI_BASE_URL is set (${baseURL}): name the model that server serves with --model openai:<model-id> ` +
+        `(or AGENTLOOP_MODEL=openai:<model-id>); the server lists its models at ${baseURL.replace(/\/+$/, "")}/models`,
+    );
+  }
+  return DEFAULT_CLI_MODEL;
+}
 
 /** Options of {@link resolveCliModel}. */
 export interface ResolveCliModelOptions {

@@ -10,12 +10,14 @@ import { ScriptedModel } from "../testing/scripted-model.js";
 import { tool } from "../tools/tool.js";
 import { saveTrace } from "../trace/trace-file.js";
 import { askApprovals } from "./ask-approvals.js";
+import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { createRunView } from "./create-run-view.js";
-import { demoScript } from "./demo-script.js";
+import { DEMO_TASK, demoScript } from "./demo-script.js";
 import { LineReader } from "./line-reader.js";
 import { main } from "./main.js";
 import { parseRunArgs } from "./parse-run-args.js";
+import { chooseCliModel } from "./resolve-cli-model.js";
 
 /** A writable that keeps the text. */
 function sink(isTTY = false): { write(text: string): boolean; isTTY: boolean; text: string } {
@@ -67,7 +69,10 @@ describe("main (in process)", () => {
       () => server.close(),
       () => rm(cwd, { recursive: true, force: true }),
     );
-    const fake = fakeIo({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k" }, cwd);
+    const fake = fakeIo(
+      { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", AGENTLOOP_MODEL: "openai:gpt-4o-mini" },
+      cwd,
+    );
     const running = main({ argv: ["run", "wait"], io: fake.io });
     await expect.poll(() => server.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
     fake.interrupt();
@@ -87,7 +92,11 @@ describe("main (in process)", () => {
       () => server.close(),
       () => rm(cwd, { recursive: true, force: true }),
     );
-    const fake = fakeIo({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k" }, cwd, null);
+    const fake = fakeIo(
+      { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", AGENTLOOP_MODEL: "openai:gpt-4o-mini" },
+      cwd,
+      null,
+    );
     const running = main({ argv: ["run", "-t", "write_file", "write x"], io: fake.io });
     await expect.poll(() => fake.stderr.text, { timeout: 10_000 }).toContain("[y/N] ");
     fake.interrupt();
@@ -106,7 +115,11 @@ describe("main (in process)", () => {
       () => server.close(),
       () => rm(cwd, { recursive: true, force: true }),
     );
-    const fake = fakeIo({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k" }, cwd, "Ada\n");
+    const fake = fakeIo(
+      { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", AGENTLOOP_MODEL: "openai:gpt-4o-mini" },
+      cwd,
+      "Ada\n",
+    );
     expect(await main({ argv: ["run", "-t", "ask_user", "greet me"], io: fake.io })).toBe(0);
     expect(fake.stderr.text).toContain("? Your name?\n> Ada\n");
     expect(server.requests[1]?.rawBody).toContain('"content":"Ada"');
@@ -187,6 +200,43 @@ describe("parseRunArgs", () => {
     expect(() => parseRunArgs({ args: ["--model", "gpt-4o", "t"] })).toThrow(/<provider>:<model-id>/);
     expect(() => parseRunArgs({ args: ["--max-turns", "1.5", "t"] })).toThrow(/positive integer/);
   });
+
+  it("--demo without a task runs the demo task; without --demo a task is required", () => {
+    expect(parseRunArgs({ args: ["--demo"] })).toMatchObject({ task: DEMO_TASK, demoTask: true, demo: true });
+    expect(parseRunArgs({ args: ["--demo", "hi"] })).toMatchObject({ task: "hi", demoTask: false });
+    expect(() => parseRunArgs({ args: [] })).toThrow(/missing task/);
+  });
+});
+
+describe("chooseCliModel", () => {
+  const choose = (args: readonly string[], env: Record<string, string> = {}) =>
+    chooseCliModel({ ...parseRunArgs({ args: [...args, "t"] }), env });
+  const local = { OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" };
+
+  it("requires a model for a custom OPENAI_BASE_URL, naming the fix (exit 2)", () => {
+    let error: unknown;
+    try {
+      choose([], local);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(2);
+    expect((error as CliError).message).toMatch(
+      /OPENAI_BASE_URL is set \(http:\/\/127\.0\.0\.1:8080\/v1\): name the model .* --model openai:<model-id> .*AGENTLOOP_MODEL.*http:\/\/127\.0\.0\.1:8080\/v1\/models/,
+    );
+  });
+
+  it("takes --model, then AGENTLOOP_MODEL, then the default (OpenAI's own URL or the demo need none)", () => {
+    expect(choose(["-m", "openai:llama3.2"], local)).toBe("openai:llama3.2");
+    expect(choose([], { ...local, AGENTLOOP_MODEL: "openai:qwen" })).toBe("openai:qwen");
+    expect(choose([])).toBe("openai:gpt-4o-mini");
+    expect(choose([], { OPENAI_BASE_URL: "https://api.openai.com/v1" })).toBe("openai:gpt-4o-mini");
+    expect(choose(["--demo"], local)).toBe("openai:gpt-4o-mini");
+    expect(() => choose([], { AGENTLOOP_MODEL: "llama" })).toThrow(
+      /AGENTLOOP_MODEL expects "<provider>:<model-id>"/,
+    );
+  });
 });
 
 describe("demoScript", () => {
@@ -254,9 +304,9 @@ describe("LineReader and askApprovals", () => {
     });
     expect(answers).toEqual({ approve: ["a"], deny: ["b", "c"] });
     expect(stderr.text).toBe(
-      'Allow write_file({"path":"a"})? [y/N] YES\n' +
-        'Allow write_file({"path":"b"})? [y/N] nope\n' +
-        'Allow write_file({"path":"c"})? [y/N] (no answer: denied)\n',
+      '? approval needed: write_file (call a)\n    path: "a"\nAllow write_file? [y/N] YES\n' +
+        '? approval needed: write_file (call b)\n    path: "b"\nAllow write_file? [y/N] nope\n' +
+        '? approval needed: write_file (call c)\n    path: "c"\nAllow write_file? [y/N] (no answer: denied)\n',
     );
   });
 });

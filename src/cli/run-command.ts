@@ -1,18 +1,23 @@
 import { resolve } from "node:path";
 import { Agent } from "../agent.js";
+import { CostMeter } from "../cost/cost-meter.js";
 import { ModelCallError } from "../errors/model-call-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
+import { escapeJsonForTerminal, escapeTerminalText } from "../render/escape-terminal-text.js";
 import { FileStore } from "../stores/file-store.js";
+import { createRedactor } from "../stores/redactor.js";
+import type { JsonValue } from "../stores/session-store.js";
 import { saveTrace } from "../trace/trace-file.js";
 import { askApprovals } from "./ask-approvals.js";
 import { buildCliTools } from "./build-cli-tools.js";
+import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { createRunView, type RunView } from "./create-run-view.js";
 import { EXIT_CODES, type ExitCode } from "./exit-codes.js";
 import { helpFor } from "./help-text.js";
 import { LineReader } from "./line-reader.js";
 import { parseRunArgs, type RunArgs } from "./parse-run-args.js";
-import { resolveCliModel } from "./resolve-cli-model.js";
+import { chooseCliModel, resolveCliModel } from "./resolve-cli-model.js";
 import { summarizeRun } from "./summarize-run.js";
 
 /** Options of {@link runCommand}. */
@@ -29,6 +34,7 @@ const LIMIT_HINTS: Partial<Record<string, string>> = {
   timeout: "the run timed out",
   token_limit: "the token limit was reached",
   loop_detected: "the model kept repeating the same tool calls",
+  max_output_tokens: "the answer was cut off by the model's output token limit",
 };
 
 /** The exit code of a finished run. */
@@ -113,19 +119,21 @@ async function resumeWhilePaused(args: {
  * Resolves with the exit code; throws a {@link CliError} for usage and configuration errors.
  */
 export async function runCommand({ args, io }: RunCommandOptions): Promise<ExitCode> {
-  const options = parseRunArgs({ args });
-  if (options.help) {
+  const parsed = parseRunArgs({ args });
+  if (parsed.help) {
     io.stdout.write(helpFor("run") ?? "");
     return EXIT_CODES.ok;
   }
+  const options: RunArgs = { ...parsed, model: chooseCliModel({ ...parsed, env: io.env }) };
   const view = createRunView({ args: options, io });
   const reader = new LineReader({ input: io.stdin });
   const tools = buildCliTools({
     names: options.tools,
+    allowNet: options.allowNet,
     cwd: io.cwd,
     ask: async (question, ctx) => {
       view.pause();
-      io.stderr.write(`? ${question}\n> `);
+      io.stderr.write(`? ${escapeTerminalText(question)}\n> `);
       const answer = await reader.readLine({ signal: ctx.signal });
       if (answer === undefined) throw new Error("the input ended before the user answered");
       if (io.stdin.isTTY !== true) io.stderr.write(`${answer}\n`);
@@ -133,10 +141,19 @@ export async function runCommand({ args, io }: RunCommandOptions): Promise<ExitC
     },
   });
   const cliModel = await resolveCliModel({ model: options.model, demo: options.demo, env: io.env });
+  if (options.maxCostUsd !== undefined && !new CostMeter().canPrice(cliModel.model.modelId)) {
+    await cliModel.close();
+    throw CliError.usage(
+      `--max-cost needs the model's price, and "${options.model}" is not in agentloop's price table (its calls ` +
+        "would count as $0, so the cap could never stop the run): drop --max-cost or use a priced model",
+    );
+  }
   const controller = new AbortController();
   const unwatch = watchInterrupts({ io, controller });
   try {
     if (cliModel.notice !== undefined) io.stderr.write(`agentloop: ${cliModel.notice}\n`);
+    if (options.demoTask)
+      io.stderr.write(`agentloop: no task given: running the demo task "${options.task}"\n`);
     const agent = new Agent({
       model: cliModel.model,
       tools,
@@ -164,7 +181,9 @@ export async function runCommand({ args, io }: RunCommandOptions): Promise<ExitC
         sessionId: options.sessionId,
         traceFiles,
       });
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      // Like the events of --json --stream: what goes to other programs and logs is redacted.
+      const redacted = createRedactor().redactValue(summary as unknown as JsonValue);
+      io.stdout.write(`${escapeJsonForTerminal(JSON.stringify(redacted))}\n`);
     }
     reportOutcome({ result: last, io });
     return exitCodeOf(last);
@@ -205,7 +224,7 @@ function reportOutcome({ result, io }: { result: AgentResult; io: CliIo }): void
   }
   if (stopReason === "error") {
     const message = result.error === undefined ? "the run failed" : result.error.message;
-    io.stderr.write(`agentloop: error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+    io.stderr.write(`agentloop: error: ${escapeTerminalText(message.replace(/\s*\n\s*/g, " "))}\n`);
     return;
   }
   io.stderr.write(

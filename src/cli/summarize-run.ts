@@ -13,6 +13,8 @@ export interface RunSummary {
   turns: number;
   usage: Usage;
   costUsd: number;
+  /** Models that had no price (their calls count as $0 in `costUsd`); present when there are any. */
+  costUnknownModels?: string[];
   durationMs: number;
   toolCalls: ToolCallRecord[];
   sessionId?: string;
@@ -40,7 +42,9 @@ export function summarizeRun({ results, model, sessionId, traceFiles }: Summariz
   let costUsd = 0;
   let durationMs = 0;
   const toolCalls: ToolCallRecord[] = [];
+  const unknown = new Set<string>();
   for (const result of results) {
+    for (const modelId of result.costUnknownModels) unknown.add(modelId);
     usage.inputTokens += result.usage.inputTokens;
     usage.outputTokens += result.usage.outputTokens;
     usage.totalTokens += result.usage.totalTokens;
@@ -65,6 +69,7 @@ export function summarizeRun({ results, model, sessionId, traceFiles }: Summariz
     durationMs,
     toolCalls,
   };
+  if (unknown.size > 0) summary.costUnknownModels = [...unknown];
   if (sessionId !== undefined) summary.sessionId = sessionId;
   if (traceFiles !== undefined && traceFiles.length > 0) summary.traceFiles = [...traceFiles];
   if (last.pendingApprovals !== undefined) summary.pendingApprovals = last.pendingApprovals;

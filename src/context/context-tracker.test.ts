@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createToolCall, type Message } from "../models/message.js";
 import { CALIBRATION_LIMITS, ContextTracker } from "./context-tracker.js";
 import { createEstimatingCounter } from "./create-estimating-counter.js";
+import { CalibrationRegistry } from "./token-calibration.js";
 import { countMessages, type TokenCounter } from "./token-counter.js";
 
 /** Wraps a counter and counts the `countMessage` calls. */
@@ -91,22 +92,44 @@ describe("ContextTracker", () => {
     expect(stats.countMessage - before).toBe(3);
   });
 
-  it("calibration moves estimates toward the actual count, smoothed", () => {
+  it("calibration learns an undercount at once and an overcount slowly (no 2x clamp)", () => {
     const { counter } = wrapped();
     const tracker = new ContextTracker({ counter });
     const messages: Message[] = turn(3);
     const raw = tracker.measure(messages);
-    tracker.calibrate({ estimated: raw, actual: raw * 1.2 });
-    expect(tracker.factor).toBeCloseTo(1.1, 10);
-    const once = tracker.measure(messages);
-    expect(once).toBeGreaterThan(raw);
-    expect(once).toBeLessThan(raw * 1.2);
-    // Repeated observations of the same error converge on it (estimates are rounded up, hence the tolerance).
-    for (let i = 0; i < 20; i++) {
+    expect(tracker.calibrated).toBe(false);
+    // llama.cpp reported 2.7-3.8x the estimate: the first observation is taken as it is.
+    tracker.calibrate({ estimated: raw, actual: raw * 3.5 });
+    expect(tracker.calibrated).toBe(true);
+    expect(tracker.factor).toBeCloseTo(3.5, 10);
+    expect(Math.abs(tracker.measure(messages) - raw * 3.5)).toBeLessThanOrEqual(1);
+    // A larger count is learned at once; a smaller one by a fifth per observation.
+    tracker.calibrate({ estimated: tracker.measure(messages), actual: raw * 3.8 });
+    expect(tracker.factor).toBeCloseTo(3.8, 1);
+    const before = tracker.factor;
+    tracker.calibrate({ estimated: tracker.measure(messages), actual: raw * 2.8 });
+    expect(tracker.factor).toBeCloseTo(before - 0.2 * (before - 2.8), 1);
+    // Repeated observations of the same ratio converge on it.
+    for (let i = 0; i < 40; i++) {
       tracker.calibrate({ estimated: tracker.measure(messages), actual: raw * 1.2 });
     }
-    expect(Math.abs(tracker.factor - 1.2)).toBeLessThan(0.01);
-    expect(Math.abs(tracker.measure(messages) - raw * 1.2)).toBeLessThanOrEqual(1);
+    expect(Math.abs(tracker.factor - 1.2)).toBeLessThan(0.02);
+  });
+
+  it("shares a model's calibration between trackers through a registry", () => {
+    const registry = new CalibrationRegistry();
+    const key = { provider: "openai", modelId: "llama", encoding: "estimate" };
+    const first = new ContextTracker({ counter: createEstimatingCounter(), calibration: registry.for(key) });
+    first.calibrate({ estimated: 100, actual: 350 });
+    const next = new ContextTracker({ counter: createEstimatingCounter(), calibration: registry.for(key) });
+    expect(next.factor).toBeCloseTo(3.5, 10);
+    expect(next.calibrated).toBe(true);
+    const other = registry.for({ ...key, modelId: "other" });
+    expect(other.factor).toBe(1);
+    // Saved and restored (e.g. across processes).
+    const restored = new CalibrationRegistry(JSON.parse(JSON.stringify(registry)));
+    expect(restored.for(key).factor).toBeCloseTo(3.5, 10);
+    expect(restored.for(key).observations).toBe(1);
   });
 
   it("clamps the factor and ignores nonsense", () => {
@@ -114,8 +137,11 @@ describe("ContextTracker", () => {
     const tracker = new ContextTracker({ counter });
     for (let i = 0; i < 10; i++) tracker.calibrate({ estimated: 100, actual: 10_000 });
     expect(tracker.factor).toBe(CALIBRATION_LIMITS.max);
-    for (let i = 0; i < 10; i++) tracker.calibrate({ estimated: 10_000, actual: 1 });
-    expect(tracker.factor).toBe(CALIBRATION_LIMITS.min);
+    for (let i = 0; i < 60; i++) tracker.calibrate({ estimated: 10_000, actual: 1 });
+    expect(tracker.factor).toBeCloseTo(CALIBRATION_LIMITS.min, 3);
+    const fresh = new ContextTracker({ counter });
+    fresh.calibrate({ estimated: 10_000, actual: 1 });
+    expect(fresh.factor).toBe(CALIBRATION_LIMITS.min);
     const factor = tracker.factor;
     tracker.calibrate({ estimated: 0, actual: 100 });
     tracker.calibrate({ estimated: 100, actual: 0 });

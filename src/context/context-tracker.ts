@@ -1,15 +1,17 @@
 import type { Message } from "../models/message.js";
+import { CALIBRATION_LIMITS, TokenCalibration } from "./token-calibration.js";
 import { TOKEN_OVERHEAD, type TokenCounter } from "./token-counter.js";
 
-/** The calibration factor stays within these bounds, whatever the provider reports. */
-export const CALIBRATION_LIMITS = { min: 0.5, max: 2 } as const;
-
-/** Weight of the newest observation in the smoothed calibration factor. */
-const SMOOTHING = 0.5;
+export { CALIBRATION_LIMITS };
 
 /** Options of {@link ContextTracker}. */
 export interface ContextTrackerOptions {
   counter: TokenCounter;
+  /**
+   * The model's correction, shared with its other runs (from a {@link CalibrationRegistry}). Default: a new one
+   * for this tracker alone.
+   */
+  calibration?: TokenCalibration | undefined;
 }
 
 /** Options of {@link ContextTracker.calibrate}. */
@@ -18,6 +20,8 @@ export interface CalibrateOptions {
   estimated: number;
   /** The input tokens the provider reported for that request. */
   actual: number;
+  /** The factor `estimated` was made with (default: the current one; differs when runs share a calibration). */
+  factor?: number | undefined;
 }
 
 /**
@@ -34,15 +38,21 @@ export class ContextTracker {
   private counted = 0;
   private lastCounted: Message | undefined;
   private total = 0;
-  private scale = 1;
+  private readonly calibration: TokenCalibration;
 
-  constructor({ counter }: ContextTrackerOptions) {
+  constructor({ counter, calibration }: ContextTrackerOptions) {
     this.counter = counter;
+    this.calibration = calibration ?? new TokenCalibration();
   }
 
   /** The current calibration factor (1 until {@link calibrate} is called; within {@link CALIBRATION_LIMITS}). */
   get factor(): number {
-    return this.scale;
+    return this.calibration.factor;
+  }
+
+  /** True once the factor was learned from at least one reported usage (in this run or an earlier one). */
+  get calibrated(): boolean {
+    return this.calibration.observations > 0;
   }
 
   /**
@@ -63,19 +73,17 @@ export class ContextTracker {
     for (let i = this.counted; i < length; i++) this.total += this.counter.countMessage(messages[i]!);
     this.counted = length;
     this.lastCounted = length > 0 ? messages[length - 1] : undefined;
-    return Math.ceil((this.total + TOKEN_OVERHEAD.replyPriming) * this.scale);
+    return Math.ceil((this.total + TOKEN_OVERHEAD.replyPriming) * this.calibration.factor);
   }
 
   /**
    * Records the provider's `actual` input tokens for a request estimated at `estimated` (a value that already
-   * includes the current factor) and moves the factor halfway towards the ratio that would have been exact,
-   * clamped to {@link CALIBRATION_LIMITS}. Ignores non-positive or non-finite values.
+   * includes the current factor) and moves the factor towards the ratio that would have been exact: at once
+   * when the provider counted more, by a fifth when it counted less (see {@link TokenCalibration.observe}),
+   * within {@link CALIBRATION_LIMITS}. Ignores non-positive or non-finite values.
    */
-  calibrate({ estimated, actual }: CalibrateOptions): void {
-    if (!(estimated > 0 && actual > 0 && Number.isFinite(estimated) && Number.isFinite(actual))) return;
-    const target = this.scale * (actual / estimated);
-    const next = this.scale + SMOOTHING * (target - this.scale);
-    this.scale = Math.min(CALIBRATION_LIMITS.max, Math.max(CALIBRATION_LIMITS.min, next));
+  calibrate({ estimated, actual, factor }: CalibrateOptions): void {
+    this.calibration.observe({ estimated, actual, factor });
   }
 
   /** Forgets the counted messages (the next {@link measure} recounts). Keeps the calibration factor. */

@@ -27,6 +27,15 @@ export {
 } from "./load-token-counter.js";
 export { findSummary, SUMMARY_PREFIX } from "./summary-message.js";
 export {
+  CALIBRATION_SMOOTHING,
+  type CalibrationKey,
+  CalibrationRegistry,
+  type CalibrationSnapshot,
+  COMPACTION_MARGIN,
+  type ObserveOptions,
+  TokenCalibration,
+} from "./token-calibration.js";
+export {
   type CountMessagesOptions,
   type CreateTokenCounterOptions,
   countMessages,

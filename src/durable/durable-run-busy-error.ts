@@ -3,9 +3,10 @@ import { AgentloopError, errorMarker, hasMarker } from "../errors/agentloop-erro
 const MARK_DURABLERUNBUSYERROR = errorMarker("DurableRunBusyError");
 
 /**
- * `runDurably` was called for a run that is already running in this process with the same journal. Two
- * attempts of one run must never overlap (both would execute its new tool calls); retry once the first has
- * settled. Attempts in different processes are not detected: run each run id in one worker at a time.
+ * `runDurably` was called for a run that is already being attempted: in this process, or by any journal object
+ * or process sharing the journal's storage (the attempt holds the journal's run lock). Two attempts of one run
+ * must never overlap (both would execute its new tool calls); retry once the first has settled. A custom
+ * journal without `lock` is only guarded within one process.
  */
 export class DurableRunBusyError extends AgentloopError {
   protected readonly [MARK_DURABLERUNBUSYERROR] = true;
@@ -13,7 +14,7 @@ export class DurableRunBusyError extends AgentloopError {
 
   constructor({ runId }: { runId: string }) {
     super({
-      message: `Run "${runId}" is already running in this process; attempts of one run never overlap`,
+      message: `Run "${runId}" is already being attempted (in this process or another one sharing the journal); attempts of one run never overlap`,
     });
     this.name = "DurableRunBusyError";
     this.runId = runId;

@@ -2,8 +2,11 @@ import { mkdir, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { appendToFile } from "../stores/append-to-file.js";
+import { checkLockTtl } from "../stores/check-lock-ttl.js";
 import { decodeFileName, encodeFileName } from "../stores/encode-file-name.js";
+import { acquireFileLock } from "../stores/file-lock.js";
 import { KeyedMutex } from "../stores/keyed-mutex.js";
+import type { SessionLock } from "../stores/session-store.js";
 import { StoreError } from "../stores/store-error.js";
 import { writeFileAtomic } from "../stores/write-file-atomic.js";
 import { checkRunId } from "./check-run-id.js";
@@ -22,6 +25,8 @@ export interface FileJournalOptions {
    * (default `false`: they survive a crash of the process).
    */
   sync?: boolean;
+  /** How long a run lock lives without renewal (default 60 s; see `RunJournal.lockTtlMs`). */
+  lockTtlMs?: number;
 }
 
 const SUFFIX = ".jsonl";
@@ -40,13 +45,17 @@ const FINISHED_SUFFIX = ".done";
  *   `list` needs no file contents. A crash between the two is repaired by the next `load` of the run.
  * - `compact` rewrites the file atomically (temporary file + rename) and keeps its modification time, which
  *   is the run's `updatedAt`.
- * - Several processes may read one directory; one run must be written by one process at a time.
+ * - Several processes may read one directory. `lock` creates `<encoded run id>.lock` exclusively (token, pid,
+ *   expiry; renewable; taken over when expired or when its process died), so `runDurably` attempts of one
+ *   run never overlap, whichever `FileJournal` object or process makes them.
  */
 export class FileJournal implements RunJournal {
   /** The absolute directory of the journal files. */
   readonly dir: string;
   private readonly sync: boolean;
   private readonly mutex = new KeyedMutex();
+  /** How long a run lock lives without renewal (see `RunJournal.lockTtlMs`). */
+  readonly lockTtlMs: number | undefined;
 
   constructor(options: FileJournalOptions) {
     if (typeof options?.dir !== "string" || options.dir === "") {
@@ -54,6 +63,25 @@ export class FileJournal implements RunJournal {
     }
     this.dir = resolve(options.dir);
     this.sync = options.sync ?? false;
+    this.lockTtlMs = checkLockTtl(options.lockTtlMs);
+  }
+
+  /** Takes the run's lock file (see the class description), or resolves `undefined` while it is held. */
+  async lock(runId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
+    checkRunId(runId);
+    return this.run("lock", runId, async () => {
+      const file = this.fileOf(runId, "lock");
+      await mkdir(this.dir, { recursive: true });
+      const lock = await acquireFileLock({
+        path: `${file.slice(0, -SUFFIX.length)}.lock`,
+        ttlMs: options.ttlMs,
+      });
+      if (lock === undefined) return undefined;
+      return {
+        release: () => this.run("release", runId, () => lock.release()),
+        renew: () => this.run("renew", runId, () => lock.renew?.() ?? Promise.resolve(false)),
+      };
+    });
   }
 
   /** Appends the records in one write (serialised first: a record JSON cannot hold writes nothing). */

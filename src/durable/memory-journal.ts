@@ -1,3 +1,5 @@
+import { MemoryStore } from "../stores/memory-store.js";
+import type { SessionLock } from "../stores/session-store.js";
 import { checkRunId } from "./check-run-id.js";
 import { compactRecords } from "./compact-records.js";
 import { type JournalRecord, parseJournalRecord, serializeJournalRecord } from "./journal-record.js";
@@ -20,6 +22,14 @@ interface MemoryRun {
  */
 export class MemoryJournal implements RunJournal {
   private readonly runs = new Map<string, MemoryRun>();
+  /** Run locks (process-local, like the journal): the same lease semantics as a MemoryStore's locks. */
+  private readonly locks = new MemoryStore();
+
+  /** Takes the run's lock (see `RunJournal.lock`), or resolves `undefined` while it is held. */
+  async lock(runId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
+    checkRunId(runId);
+    return this.locks.lock(runId, options);
+  }
 
   /** Appends the records (serialised first: a record JSON cannot hold fails the whole call). */
   async append(runId: string, records: readonly JournalRecord[]): Promise<void> {

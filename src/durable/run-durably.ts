@@ -1,7 +1,10 @@
 import type { Agent } from "../agent.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { LockLostError } from "../errors/lock-lost-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
 import type { Message } from "../models/message.js";
+import { keepLockAlive } from "../stores/keep-lock-alive.js";
+import { DEFAULT_SESSION_LOCK_TTL_MS, type SessionLock } from "../stores/session-store.js";
 import { StoreError } from "../stores/store-error.js";
 import { followSignal } from "../util/follow-signal.js";
 import { checkRunId } from "./check-run-id.js";
@@ -57,8 +60,11 @@ const ACTIVE = new WeakMap<RunJournal, Set<string>>();
  *
  * Journal writes are awaited. A journal failure stops the run at once (no tool runs without its `tool_start`
  * record) and rejects with the `StoreError`; what was journaled stays valid, so the run can be resumed.
- * Rejects with {@link DurableRunBusyError} while the same run is being attempted in this process with the same
- * journal, and with `InvalidArgumentError` for invalid options. Events of the replayed steps are emitted again
+ * Rejects with {@link DurableRunBusyError} while the same run is being attempted elsewhere: an attempt holds
+ * the journal's run lock (`RunJournal.lock`: a lock file, a Redis key), shared by every journal object and
+ * process on the same storage, renewed every third of its lifetime; a lost lock aborts the attempt, which
+ * then rejects with `LockLostError` and writes no `end` record. Rejects with `InvalidArgumentError` for
+ * invalid options. Events of the replayed steps are emitted again
  * (to the agent's hooks) on every attempt.
  *
  * @example
@@ -75,7 +81,29 @@ export async function runDurably(options: RunDurablyOptions): Promise<RunSummary
   }
   if (active.has(runId)) throw new DurableRunBusyError({ runId });
   active.add(runId);
+  let lock: SessionLock | undefined;
+  let heartbeat: ReturnType<typeof keepLockAlive> | undefined;
+  const controller = new AbortController();
+  const unfollow = followSignal(options.signal, controller);
+  let lost: LockLostError | undefined;
   try {
+    if (journal.lock !== undefined) {
+      const ttlMs = journal.lockTtlMs ?? DEFAULT_SESSION_LOCK_TTL_MS;
+      try {
+        lock = await journal.lock(runId, { ttlMs });
+      } catch (error) {
+        throw toJournalError({ error, journal: "RunJournal", operation: "lock", runId });
+      }
+      if (lock === undefined) throw new DurableRunBusyError({ runId });
+      heartbeat = keepLockAlive({
+        lock,
+        ttlMs,
+        onLost: (cause) => {
+          lost = new LockLostError({ resource: "run", id: runId, cause });
+          controller.abort(lost);
+        },
+      });
+    }
     const records = (await journal.load(runId)) ?? [];
     const journaled = records.find((record) => record.kind === "start");
     if (journaled !== undefined && options.input !== undefined && options.input !== journaled.input) {
@@ -87,8 +115,20 @@ export async function runDurably(options: RunDurablyOptions): Promise<RunSummary
     const end = records.findLast((record) => record.kind === "end");
     if (end !== undefined) return end.result;
     const start = journaled ?? (await startOf({ ...options, records }));
-    return await attempt({ ...options, start, records });
+    const summary = await attempt({
+      ...options,
+      signal: controller.signal,
+      start,
+      records,
+      isLockLost: () => lost !== undefined,
+    });
+    if (lost !== undefined) throw lost;
+    return summary;
   } finally {
+    heartbeat?.stop();
+    unfollow();
+    // A failed release is harmless: the lock expires after its TTL.
+    if (lost === undefined) await lock?.release().catch(() => undefined);
     active.delete(runId);
   }
 }
@@ -159,7 +199,12 @@ async function startOf(
 
 /** One attempt of the run: the agent with journaled model and tools, from the start record's input. */
 async function attempt(
-  args: RunDurablyOptions & { start: StartRecord; records: readonly JournalRecord[] },
+  args: RunDurablyOptions & {
+    start: StartRecord;
+    records: readonly JournalRecord[];
+    /** True once the run lock was lost: the attempt must not write its end. */
+    isLockLost: () => boolean;
+  },
 ): Promise<RunSummary> {
   const { agent, journal, runId, start, records, signal } = args;
   const controller = new AbortController();
@@ -182,7 +227,7 @@ async function attempt(
   }
   if (writer.failure !== undefined) throw writer.failure;
   const summary = toRunSummary({ runId, result });
-  if (summary.stopReason === "aborted" || summary.stopReason === "error") return summary;
+  if (summary.stopReason === "aborted" || summary.stopReason === "error" || args.isLockLost()) return summary;
   try {
     await journal.append(runId, [
       { v: JOURNAL_RECORD_VERSION, kind: "end", result: summary, at: Date.now() },

@@ -101,6 +101,30 @@ export function describeRunJournalContract(options: RunJournalContractOptions): 
       await options.close?.(journal);
     });
 
+    it("lock: exclusive per run until released, renewable, taken over once expired", async () => {
+      const lock = journal.lock?.bind(journal);
+      expect(lock).toBeTypeOf("function");
+      const held = await lock!("locked", { ttlMs: 30_000 });
+      expect(held).toBeDefined();
+      expect(await lock!("locked", { ttlMs: 30_000 })).toBeUndefined();
+      const other = await lock!("other", { ttlMs: 30_000 });
+      expect(other).toBeDefined();
+      expect(await held!.renew!()).toBe(true);
+      await held!.release();
+      expect(await held!.renew!()).toBe(false);
+      const short = await lock!("locked", { ttlMs: 150 });
+      expect(short).toBeDefined();
+      await sleep(400);
+      const successor = await lock!("locked", { ttlMs: 30_000 });
+      expect(successor).toBeDefined();
+      expect(await short!.renew!()).toBe(false);
+      await short!.release(); // the expired holder's release leaves the successor's lock alone
+      expect(await lock!("locked", { ttlMs: 30_000 })).toBeUndefined();
+      await successor!.release();
+      await other!.release();
+      expect(await journal.list()).toEqual([]); // locks are not runs
+    });
+
     it("loads undefined for an unknown run, and an empty append creates nothing", async () => {
       expect(await journal.load("nope")).toBeUndefined();
       await journal.append("empty", []);

@@ -1,3 +1,4 @@
+import type { SessionLock } from "../stores/session-store.js";
 import type { JournalRecord } from "./journal-record.js";
 
 /** One run in a {@link RunJournal}'s listing. */
@@ -33,4 +34,13 @@ export interface RunJournal {
   delete(runId: string): Promise<void>;
   /** Every run in the journal, most recently updated first. */
   list(): Promise<JournalRunInfo[]>;
+  /**
+   * Takes the run's exclusive lock for an attempt, shared by every journal object (and process) on the same
+   * storage; resolves `undefined` at once while another holder has it. It expires after `ttlMs` unless
+   * renewed (`runDurably` renews it every third of that). Optional for custom journals (attempts are then
+   * only kept apart within one process); implemented by every built-in journal.
+   */
+  lock?(runId: string, options: { ttlMs: number }): Promise<SessionLock | undefined>;
+  /** How long (ms) a run lock lives without renewal; default `DEFAULT_SESSION_LOCK_TTL_MS` (60 s). */
+  readonly lockTtlMs?: number | undefined;
 }

@@ -4,7 +4,7 @@ import { ModelCallError } from "./model-call-error.js";
 const MARK_EMPTYRESPONSEERROR = errorMarker("EmptyResponseError");
 
 /**
- * The model answered, but with neither text nor tool calls. The loop ends the run with stop reason `error`
+ * The model answered, but with neither text (or only whitespace) nor tool calls. The loop ends the run with stop reason `error`
  * rather than report an empty answer as `completed`; the empty turn is not added to the history, so the run
  * (or its session) can be continued as it was. `finishReason` often says why (`length`: the output budget
  * ran out, e.g. on reasoning; `content_filter`). Not retryable as is: the same request tends to get the same
@@ -19,7 +19,7 @@ export class EmptyResponseError extends ModelCallError {
     const hint =
       finishReason === "length"
         ? " (the output token limit was reached before any text: raise maxOutputTokens)"
-        : finishReason === "content_filter"
+        : finishReason === "content-filter" || finishReason === "content_filter"
           ? " (the provider's content filter stopped it)"
           : "";
     super({

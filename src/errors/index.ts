@@ -1,9 +1,13 @@
 export { AbortError, throwIfAborted } from "./abort-error.js";
 export { AgentloopError, type AgentloopErrorOptions } from "./agentloop-error.js";
+export { ApprovalRequiredError } from "./approval-required-error.js";
 export { ContextOverflowError } from "./context-overflow-error.js";
 export { EmptyResponseError } from "./empty-response-error.js";
 export { InvalidArgumentError } from "./invalid-argument-error.js";
 export { isContextLengthError } from "./is-context-length-error.js";
+export { LockLostError } from "./lock-lost-error.js";
 export { isRetryableStatus, ModelCallError, type ModelCallErrorOptions } from "./model-call-error.js";
+export { ResponseTooLargeError, type ResponseTooLargeErrorOptions } from "./response-too-large-error.js";
 export { SessionBusyError } from "./session-busy-error.js";
 export { StreamInterruptedError } from "./stream-interrupted-error.js";
+export { ThrownValueError } from "./thrown-value-error.js";

@@ -11,6 +11,10 @@ export interface ModelCallErrorOptions {
   isRetryable: boolean;
   /** Provider error code (`error.code` or `error.type` in the envelope), when present. */
   code?: string;
+  /** The envelope's `error.type` as sent (e.g. `invalid_request_error`, `exceed_context_size_error`). */
+  errorType?: string;
+  /** The envelope's `error.code` as sent: a string, or a number (llama.cpp sends the HTTP status, e.g. 400). */
+  errorCode?: string | number;
   /** Milliseconds the server asked us to wait (`retry-after-ms` / `Retry-After`), when it said. */
   retryAfterMs?: number;
   /** The URL that was called. */
@@ -29,7 +33,15 @@ export class ModelCallError extends AgentloopError {
   readonly status: number | undefined;
   readonly body: string | undefined;
   readonly isRetryable: boolean;
+  /**
+   * Provider error code: the envelope's string `error.code`, else its `error.type` (so a server that sends a
+   * numeric code, such as llama.cpp, still gets a meaningful one), or a code of agentloop's own.
+   */
   readonly code: string | undefined;
+  /** The envelope's `error.type`, as the server sent it. */
+  readonly errorType: string | undefined;
+  /** The envelope's `error.code`, as the server sent it (string or number). */
+  readonly errorCode: string | number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly url: string | undefined;
 
@@ -40,6 +52,8 @@ export class ModelCallError extends AgentloopError {
     this.body = options.body;
     this.isRetryable = options.isRetryable;
     this.code = options.code;
+    this.errorType = options.errorType;
+    this.errorCode = options.errorCode;
     this.retryAfterMs = options.retryAfterMs;
     this.url = options.url;
   }

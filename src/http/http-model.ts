@@ -1,6 +1,19 @@
+import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
+import { displayUrl } from "./display-url.js";
+import { DEFAULT_RESPONSE_LIMITS } from "./response-limits.js";
 import { openModelStream, type SendModelRequestOptions, sendModelRequest } from "./send-model-request.js";
+
+/** The request options with the call's `maxRetries` (when given) in place of the provider's. */
+function withRetryOverride(
+  send: SendModelRequestOptions,
+  options: ModelCallOptions,
+): SendModelRequestOptions {
+  const { maxRetries } = options;
+  if (maxRetries === undefined || maxRetries === send.retry.maxRetries) return send;
+  return { ...send, retry: { ...send.retry, maxRetries } };
+}
 
 /**
  * The shared half of every HTTP provider model: `generate` (one request with retries, then the provider's
@@ -27,23 +40,45 @@ export abstract class HttpModel implements Model {
 
   /** Sends one non-streaming request (retrying transient failures) and returns the parsed answer. Never throws synchronously. */
   async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    const send = withRetryOverride(this.requestOptions({ request, options, stream: false }), options);
+    const { maxToolCalls } = send.limits ?? DEFAULT_RESPONSE_LIMITS;
     return sendModelRequest({
-      ...this.requestOptions({ request, options, stream: false }),
-      read: async (response) => this.parseResponse(await response.text()),
+      ...send,
+      read: async (response) => {
+        const parsed = this.parseResponse(await response.text());
+        if (parsed.toolCalls.length > maxToolCalls) {
+          throw new ResponseTooLargeError({
+            limit: "limits.maxToolCalls",
+            maximum: maxToolCalls,
+            received: parsed.toolCalls.length,
+            what: "the number of tool calls",
+            url: displayUrl(send.url),
+          });
+        }
+        return parsed;
+      },
     });
   }
 
   /**
    * Streams one request. The request is sent when iteration starts; failures before the response headers are
-   * retried, later ones throw. Stopping the iteration early releases the connection.
+   * retried, later ones throw (credentials removed). Each part is progress for the idle timeout. Stopping the
+   * iteration early releases the connection.
    */
   async *stream(
     request: ModelRequest,
     options: ModelCallOptions = {},
   ): AsyncGenerator<ModelStreamPart, void, undefined> {
-    const open = await openModelStream(this.requestOptions({ request, options, stream: true }));
+    const open = await openModelStream(
+      withRetryOverride(this.requestOptions({ request, options, stream: true }), options),
+    );
     try {
-      yield* this.readStream(open.body);
+      for await (const part of this.readStream(open.body)) {
+        open.progress();
+        yield part;
+      }
+    } catch (error) {
+      throw open.fail(error);
     } finally {
       open.dispose();
     }

@@ -3,14 +3,22 @@ import { AgentloopError } from "../errors/agentloop-error.js";
 import { isRetryableStatus, ModelCallError } from "../errors/model-call-error.js";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import type { RetryInfo } from "../models/model.js";
+import { displayUrl } from "./display-url.js";
 import { type HttpClient, type HttpResponse, RequestTimeoutError } from "./http-client.js";
-import { redactCredentials } from "./redact-credentials.js";
+import { redactCallError, redactCredentials } from "./redact-credentials.js";
+import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "./response-limits.js";
 import { computeRetryDelay, parseRetryAfter, type RetryPolicy, sleep } from "./retry-policy.js";
+import { startStreamWatchdog } from "./stream-watchdog.js";
 
 /** What a provider knows about its error envelope. */
 export interface ErrorBodyInfo {
   message?: string;
+  /** The error's code: the envelope's string `code`, else its `type` (e.g. `context_length_exceeded`). */
   code?: string;
+  /** The envelope's `type`, as sent (e.g. `invalid_request_error`, `exceed_context_size_error`). */
+  type?: string;
+  /** The envelope's `code`, as sent (a string, or a number such as llama.cpp's `400`). */
+  rawCode?: string | number;
 }
 
 /** Options of {@link sendModelRequest} and {@link openModelStream}. */
@@ -31,14 +39,37 @@ export interface SendModelRequestOptions {
   parseErrorBody: (body: string) => ErrorBodyInfo;
   /** Decides retryability of an error status; defaults to 408/409/429/5xx. */
   isRetryable?: (status: number, info: ErrorBodyInfo) => boolean;
+  /** Bounds on what the server may send (see {@link ResponseLimits}). Default {@link DEFAULT_RESPONSE_LIMITS}. */
+  limits?: ResponseLimits | undefined;
 }
 
 /** An open streaming response: read `body`, then call `dispose()` (always, also on error). */
 export interface OpenStream {
   response: HttpResponse;
-  /** The body as text chunks; failures become {@link StreamInterruptedError} or {@link AbortError}. */
+  /**
+   * The body as text chunks; failures become {@link StreamInterruptedError} (a stall, a broken connection),
+   * {@link AbortError}, a non-retryable `ModelCallError` (the stream outlasted `limits.maxStreamDurationMs`)
+   * or `ResponseTooLargeError`.
+   */
   body: AsyncIterable<string>;
+  /**
+   * Reports real progress (a content, tool or usage part was read): only this resets the idle timeout, so
+   * keep-alive comments and `ping` events cannot hold a stalled stream open.
+   */
+  progress(): void;
+  /** The error to throw for a failure while reading: credentials removed (see `redactCallError`). */
+  fail(error: unknown): unknown;
   dispose(): void;
+}
+
+/** The URL as messages print it (no credentials). */
+function shownUrl(options: SendModelRequestOptions): string {
+  return displayUrl(options.url);
+}
+
+/** Removes the request's credentials from an error (see `redactCallError`). */
+function clean<T>(error: T, options: SendModelRequestOptions): T {
+  return redactCallError(error, { headers: options.headers, url: options.url });
 }
 
 /**
@@ -70,7 +101,8 @@ function startAttempt(timeoutMs: number): Attempt {
 }
 
 function toCallError(error: unknown, options: SendModelRequestOptions, attempt: Attempt): AgentloopError {
-  const { signal, url, timeoutMs } = options;
+  const { signal, timeoutMs } = options;
+  const url = shownUrl(options);
   if (signal?.aborted) return AbortError.isInstance(error) ? error : new AbortError({ cause: signal.reason });
   if (attempt.timedOut || error instanceof RequestTimeoutError) {
     return new ModelCallError({
@@ -98,19 +130,24 @@ async function statusError(
 ): Promise<ModelCallError> {
   // An error body may echo the request's key ("Incorrect API key provided: sk-..."): remove it before the body
   // becomes the error's message and `body` (which reach events, traces and logs).
-  const text = redactCredentials({
-    text: await response.text().catch(() => ""),
-    headers: options.headers,
+  // An error body over `limits.maxResponseBytes` fails the call with ResponseTooLargeError (not retried).
+  const raw = await response.text().catch((error: unknown) => {
+    if (ModelCallError.isInstance(error)) throw error;
+    return "";
   });
+  const text = redactCredentials({ text: raw, headers: options.headers, url: options.url });
   const info = options.parseErrorBody(text);
   const retryAfterMs = parseRetryAfter(response.header);
+  const url = shownUrl(options);
   return new ModelCallError({
-    message: `${options.url} answered ${response.status}${info.message ? `: ${info.message}` : ""}`,
+    message: `${url} answered ${response.status}${info.message ? `: ${info.message}` : ""}`,
     status: response.status,
     body: text,
     isRetryable: (options.isRetryable ?? isRetryableStatus)(response.status, info),
-    url: options.url,
+    url,
     ...(info.code !== undefined && { code: info.code }),
+    ...(info.type !== undefined && { errorType: info.type }),
+    ...(info.rawCode !== undefined && { errorCode: info.rawCode }),
     ...(retryAfterMs !== undefined && { retryAfterMs }),
   });
 }
@@ -123,8 +160,15 @@ async function statusError(
 async function withRetries<T>(
   options: SendModelRequestOptions,
   use: (response: HttpResponse, attempt: Attempt) => Promise<T>,
+  stream: boolean,
 ): Promise<T> {
   const { client, url, headers, body, retry, signal, onRetry } = options;
+  const limits = options.limits ?? DEFAULT_RESPONSE_LIMITS;
+  const bodyLimit = stream
+    ? { maxBytes: limits.maxStreamBytes, option: "limits.maxStreamBytes" }
+    : { maxBytes: limits.maxResponseBytes, option: "limits.maxResponseBytes" };
+  const errorBodyLimit = { maxBytes: limits.maxResponseBytes, option: "limits.maxResponseBytes" };
+  const shown = shownUrl(options);
   for (let n = 0; ; n++) {
     const attempt = startAttempt(options.timeoutMs);
     let failure: AgentloopError;
@@ -136,6 +180,9 @@ async function withRetries<T>(
         body,
         signal,
         timeoutMs: options.timeoutMs,
+        bodyLimit,
+        errorBodyLimit,
+        displayUrl: shown,
       });
       attempt.watch(response);
       if (response.status >= 200 && response.status < 300) return await use(response, attempt);
@@ -145,6 +192,7 @@ async function withRetries<T>(
       attempt.dispose();
       failure = toCallError(error, options, attempt);
     }
+    failure = clean(failure, options);
     if (!ModelCallError.isInstance(failure) || !failure.isRetryable || n >= retry.maxRetries) throw failure;
     const delayMs = computeRetryDelay({ policy: retry, attempt: n + 1, retryAfterMs: failure.retryAfterMs });
     try {
@@ -163,55 +211,94 @@ async function withRetries<T>(
 export function sendModelRequest<T>(
   options: SendModelRequestOptions & { read: (response: HttpResponse) => Promise<T> },
 ): Promise<T> {
-  return withRetries(options, async (response, attempt) => {
-    try {
-      return await options.read(response);
-    } finally {
-      attempt.dispose();
-    }
-  });
+  return withRetries(
+    options,
+    async (response, attempt) => {
+      try {
+        return await options.read(response);
+      } finally {
+        attempt.dispose();
+      }
+    },
+    false,
+  );
 }
 
 /**
  * Opens a streaming model request with retries (until the headers of a 2xx response arrive). From then on
- * the caller owns the body: `timeoutMs` becomes an idle timeout between chunks, and a broken body raises
- * {@link StreamInterruptedError} (retryable by the agent loop, not here: parts may have been delivered).
+ * the caller owns the body: `timeoutMs` becomes the longest allowed time without progress (reported with
+ * `progress()`; bytes alone, such as keep-alive comments, do not count) and `limits.maxStreamDurationMs`
+ * bounds the whole stream. A broken body raises {@link StreamInterruptedError} (retryable by the agent loop,
+ * not here: parts may have been delivered); a limit raises a non-retryable error.
  */
 export function openModelStream(options: SendModelRequestOptions): Promise<OpenStream> {
-  return withRetries(options, async (response, attempt) => {
-    const body: AsyncIterable<string> = {
-      async *[Symbol.asyncIterator]() {
-        try {
-          for await (const chunk of response.body) {
-            attempt.timer?.refresh();
-            yield chunk;
-          }
-          // A cancelled fetch body can end quietly instead of failing.
-          if (attempt.timedOut) throw new Error("stalled");
-        } catch (error) {
-          const failure = toCallError(error, options, attempt);
-          if (attempt.timedOut) {
-            throw new StreamInterruptedError({
-              message: `Model stream stalled: no data for ${options.timeoutMs} ms`,
-              url: options.url,
-            });
-          }
-          if (AbortError.isInstance(failure)) throw failure;
-          throw new StreamInterruptedError({
-            message: `Model stream broke off: ${failure.message}`,
-            url: options.url,
-            cause: error,
+  const limits = options.limits ?? DEFAULT_RESPONSE_LIMITS;
+  return withRetries(
+    options,
+    async (response, attempt) => {
+      attempt.dispose();
+      const watchdog = startStreamWatchdog({
+        idleMs: options.timeoutMs,
+        maxDurationMs: limits.maxStreamDurationMs,
+        onExpire: () => response.cancel(),
+      });
+      const url = shownUrl(options);
+      const expired = (): ModelCallError | undefined => {
+        if (watchdog.overran) {
+          return new ModelCallError({
+            message:
+              `Model stream from ${url} was stopped after limits.maxStreamDurationMs = ` +
+              `${limits.maxStreamDurationMs} ms (it was still sending)`,
+            isRetryable: false,
+            code: "stream_duration_exceeded",
+            url,
           });
         }
-      },
-    };
-    return {
-      response,
-      body,
-      dispose: () => {
-        attempt.dispose();
-        response.cancel();
-      },
-    };
-  });
+        if (watchdog.stalled) {
+          return new StreamInterruptedError({
+            message: `Model stream stalled: no progress for ${options.timeoutMs} ms`,
+            url,
+          });
+        }
+        return undefined;
+      };
+      const body: AsyncIterable<string> = {
+        async *[Symbol.asyncIterator]() {
+          try {
+            yield* response.body;
+          } catch (error) {
+            const timedOut = expired();
+            if (timedOut !== undefined) throw timedOut;
+            const failure = toCallError(error, options, attempt);
+            // Final errors (a limit) pass as they are; only a broken connection is an interruption.
+            if (AbortError.isInstance(failure)) throw failure;
+            if (ModelCallError.isInstance(failure) && !failure.isRetryable) throw failure;
+            throw new StreamInterruptedError({
+              message: `Model stream broke off: ${failure.message}`,
+              url,
+              cause: error,
+            });
+          }
+          // A cancelled body can end quietly instead of failing.
+          const timedOut = expired();
+          if (timedOut !== undefined) throw timedOut;
+        },
+      };
+      return {
+        response,
+        body,
+        progress: () => watchdog.progress(),
+        fail: (error: unknown) => {
+          // A reader that saw the body end early after a stall reports a truncated stream: say why.
+          const timedOut = AbortError.isInstance(error) ? undefined : expired();
+          return clean(timedOut ?? error, options);
+        },
+        dispose: () => {
+          watchdog.dispose();
+          response.cancel();
+        },
+      };
+    },
+    true,
+  );
 }

@@ -1,9 +1,13 @@
 import type { FinishReason } from "../models/finish-reason.js";
 import type { Usage } from "../models/usage.js";
 
-/** Why a run ended. */
+/**
+ * Why a run ended. `max_output_tokens`: the model's final answer was cut off by the output token limit
+ * (finish reason `length`); `result.text` holds the truncated answer.
+ */
 export type StopReason =
   | "completed"
+  | "max_output_tokens"
   | "max_turns"
   | "timeout"
   | "token_limit"

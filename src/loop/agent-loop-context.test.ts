@@ -74,7 +74,10 @@ describe("agent loop: context compaction", () => {
   it("summarises removed turns with the summary model, extending one running summary", async () => {
     const summaries = new ScriptedModel((request, index) => {
       const prior = request.messages.map((m) => m.content).join("\n");
-      return { text: `SUMMARY-${index + 1}${prior.includes("SUMMARY-") ? " (extends previous)" : ""}` };
+      return {
+        text: `SUMMARY-${index + 1}${prior.includes("SUMMARY-") ? " (extends previous)" : ""}`,
+        usage: { inputTokens: 10, outputTokens: 5 },
+      };
     });
     const model = browsing(12);
     const result = await new Agent({
@@ -97,7 +100,7 @@ describe("agent loop: context compaction", () => {
     expect(summaryMessages).toHaveLength(1);
     expect(summaryMessages[0]?.content).toContain(`SUMMARY-${summaries.calls.length} (extends previous)`);
     expect(compactions(result.events).every((e) => e.data.strategy === "summarize")).toBe(true);
-    // Summary calls count in the run's usage (the scripted default is 15 tokens a call).
+    // Summary calls count in the run's usage (each summary step reports 15 tokens).
     const modelTokens = model.calls.reduce((n, c) => n + usageOf(c.request).inputTokens + 10, 0);
     expect(result.usage.totalTokens).toBe(modelTokens + summaries.calls.length * 15);
   });

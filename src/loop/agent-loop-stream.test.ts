@@ -104,13 +104,16 @@ describe("agent loop: retryable errors inside a stream", () => {
     expect(result.events.filter((e) => e.type === "retry")).toHaveLength(1);
   });
 
-  it("does not retry a retryable error raised before the first part (the provider already did)", async () => {
+  it("retries a retryable error raised before the first part itself (source request, the model does not retry)", async () => {
     const { ModelCallError } = await import("../errors/model-call-error.js");
     const model = new ScriptedModel([
-      { error: new ModelCallError({ message: "429 after retries", status: 429, isRetryable: true }) },
+      { error: new ModelCallError({ message: "429 rate limited", status: 429, isRetryable: true }) },
+      { text: "ok" },
     ]);
     const result = await new Agent({ model, retry: { baseDelayMs: 1 } }).stream("go").result;
-    expect(result.stopReason).toBe("error");
-    expect(model.calls).toHaveLength(1);
+    expect(result.stopReason).toBe("completed");
+    expect(model.calls).toHaveLength(2);
+    const retries = result.events.filter((e) => e.type === "retry");
+    expect(retries.map((e) => e.data.source)).toEqual(["request"]);
   });
 });

@@ -1,6 +1,5 @@
 import type { Budget, BudgetReservation } from "../cost/budget.js";
-import { CostMeter } from "../cost/cost-meter.js";
-import { AgentloopError } from "../errors/agentloop-error.js";
+import { CostMeter, unpricedModelMessage } from "../cost/cost-meter.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { isContextLengthError } from "../errors/is-context-length-error.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
@@ -12,6 +11,7 @@ import type { RunState } from "../sessions/run-state.js";
 import type { JsonValue } from "../stores/session-store.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { Trace } from "../trace/trace-types.js";
+import { toError } from "../util/to-error.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLimits, LimitPrompts } from "./agent-limits.js";
 import { callModel } from "./call-model.js";
@@ -19,7 +19,13 @@ import { ContextManager } from "./context-manager.js";
 import type { ResolvedContextOptions } from "./context-options.js";
 import { CostGuard } from "./cost-guard.js";
 import { createEvent, describeError } from "./create-event.js";
-import { assistantMessage, closeOpenToolCalls, detectLoop, tooManyToolCalls } from "./history-helpers.js";
+import {
+  assistantMessage,
+  closeOpenToolCalls,
+  detectLoop,
+  refuseDeepArguments,
+  tooManyToolCalls,
+} from "./history-helpers.js";
 import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
 import { type ApprovalDecisions, type PendingApproval, toolStep } from "./tool-step.js";
 
@@ -83,6 +89,9 @@ export interface AgentLoopOutcome {
 
 const TIMEOUT = Symbol("agentloop.timeout");
 
+/** No text at all, or only whitespace: not an answer. */
+const isBlank = (text: string | undefined): boolean => text === undefined || text.trim() === "";
+
 /**
  * The agent loop: call the model, run the tool calls it returns, feed the results back, repeat until it
  * answers or a limit stops it. An async generator of {@link AgentEvent}s that returns an
@@ -110,6 +119,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
   let stopReason: StopReason | undefined;
   let failure: Error | undefined;
   let stepsSinceCheckpoint = 0;
+  /** Whether a model call (or a resumed turn) started: a run stopped before that leaves the session as it was. */
+  let modelCalled = config.resume !== undefined;
   let lastTimeCheckpoint = started;
 
   const abortReason = (): StopReason => (signal.reason === TIMEOUT ? "timeout" : "aborted");
@@ -143,6 +154,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     req: ModelRequest,
   ): AsyncGenerator<AgentEvent, ModelResponse | undefined> {
     const step = turns + 1;
+    modelCalled = true;
     const t0 = performance.now();
     const compactArgs = { messages, tools: req.tools, signal, step };
     // Without a context option there is nothing to measure: no generator, no counting on the hot path.
@@ -152,7 +164,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     let reservation: BudgetReservation | undefined;
     if (costGuard.active) {
       const inputTokens = await contextManager.measure(messages, req.tools);
-      const admitted = costGuard.admit({ inputTokens, maxOutputTokens: req.maxOutputTokens });
+      const admitted = await costGuard.admit({ inputTokens, maxOutputTokens: req.maxOutputTokens });
       if (admitted === false) return undefined;
       reservation = admitted;
     }
@@ -172,16 +184,20 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         } catch (error) {
           // A context-length error: compact harder and retry the call once.
           if (attempt > 0 || signal.aborted || !isContextLengthError(error)) throw error;
-          if (!(yield* contextManager.recover(compactArgs))) throw error;
+          if (!(yield* contextManager.recover({ ...compactArgs, error }))) throw error;
           await config.persistence?.replace(messages);
         }
       }
     } catch (error) {
-      costGuard.settle(reservation, 0);
+      await costGuard.settle(reservation, 0);
       throw error;
     }
-    const { costUsd, priced } = meter.add({ modelId: model.modelId, usage: response.usage });
-    costGuard.settle(reservation, costUsd);
+    const { costUsd, priced, firstUnpriced } = meter.add({
+      modelId: model.modelId,
+      respondedModel: response.model,
+      usage: response.usage,
+    });
+    await costGuard.settle(reservation, costUsd);
     turns = step;
     contextManager.calibrate(response.usage.inputTokens);
     addUsage(usage, response.usage);
@@ -193,13 +209,20 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       costUsd,
       priced,
     });
-    if (response.text === "" && response.toolCalls.length === 0 && response.refusal === undefined) {
+    if (firstUnpriced) {
+      // Once per run and model: its cost is not known (a warning, the run goes on).
+      const message = unpricedModelMessage(model.modelId);
+      yield createEvent("error", turns, { name: "UnpricedModel", message, fatal: false });
+    }
+    if (isBlank(response.text) && response.toolCalls.length === 0 && isBlank(response.refusal)) {
       // Not an answer: end the run with a clear error and keep the history as it was (resumable).
       throw new EmptyResponseError({ finishReason: response.finishReason.unified, model: modelName });
     }
-    messages.push(assistantMessage(response));
-    if (response.text !== "") text = response.text;
-    return response;
+    const toolCalls = refuseDeepArguments(response.toolCalls);
+    const answer = toolCalls === response.toolCalls ? response : { ...response, toolCalls };
+    messages.push(assistantMessage(answer));
+    if (answer.text !== "") text = answer.text;
+    return answer;
   };
 
   const toolOptions = {
@@ -269,7 +292,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       const calls = response.toolCalls;
       if (calls.length === 0) {
         text = response.text;
-        stopReason = "completed";
+        // An answer cut off by the output limit is not a completed answer: say so (docs/loop.md).
+        stopReason = response.finishReason.unified === "length" ? "max_output_tokens" : "completed";
         break;
       }
       if (response.text !== "") yield createEvent("thought", turns, { content: response.text });
@@ -307,7 +331,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       stopReason = abortReason();
     } else {
       stopReason = "error";
-      failure = error instanceof Error ? error : new AgentloopError({ message: String(error), cause: error });
+      failure = toError(error);
       yield createEvent("error", turns, { ...describeError(failure), fatal: true });
     }
   } finally {
@@ -326,9 +350,11 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     closeOpenToolCalls(messages, "the run stopped");
   }
   try {
-    await persist();
+    // Aborted (or timed out) before anything happened, e.g. with an already-aborted signal: nothing to keep,
+    // so the user's message is not saved.
+    if (modelCalled || (final !== "aborted" && final !== "timeout")) await persist();
   } catch (error) {
-    failure = error instanceof Error ? error : new AgentloopError({ message: String(error), cause: error });
+    failure = toError(error);
     yield createEvent("error", turns, { ...describeError(failure), fatal: true });
   }
   const ended: StopReason = failure !== undefined && final !== "error" ? "error" : final;

@@ -1,9 +1,11 @@
+import { AgentloopError } from "../errors/agentloop-error.js";
 import { ModelCallError } from "../errors/model-call-error.js";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import { computeRetryDelay, type RetryPolicy, sleep } from "../http/retry-policy.js";
 import { StreamCollector } from "../models/collect-stream.js";
 import type { Model, ModelRequest, ModelResponse, RetryInfo } from "../models/model.js";
 import { AsyncChannel } from "../util/async-channel.js";
+import { toError } from "../util/to-error.js";
 import type { AgentEvent } from "./agent-event.js";
 import { createEvent, describeError } from "./create-event.js";
 
@@ -13,18 +15,24 @@ export interface CallModelOptions {
   request: ModelRequest;
   /** Stream the answer (emitting `text_delta` events) instead of one `generate` call. */
   stream: boolean;
-  /** Used to retry streams that broke off after they started. */
+  /** The agent's one retry policy: every retryable failure of the call (request or stream) is retried with it. */
   retry: RetryPolicy;
   signal: AbortSignal;
   step: number;
 }
 
+/** True for failures a new attempt may fix: agentloop errors marked `isRetryable` (ModelCallError and kin). */
+function isRetryable(error: unknown): boolean {
+  return AgentloopError.isInstance(error) && (error as { isRetryable?: unknown }).isRetryable === true;
+}
+
 /**
- * One model call of a turn, as an event generator returning the response. Provider retries become `retry`
- * events (source "request") as they happen. A stream that breaks off after it started
- * ({@link StreamInterruptedError}) is retried here as a whole call — a `retry` event with source "stream"
- * tells consumers to discard this turn's streamed text. Nothing has been executed yet at this point, so a
- * retry never runs a tool twice.
+ * One model call of a turn, as an event generator returning the response. The loop owns every retry of the
+ * call, with one policy (`retry`): the model is asked not to retry on its own (`maxRetries: 0`), and any
+ * retryable failure, from any `Model` (a failed request, a 429/5xx, a stream that broke off), is retried here,
+ * so a call makes at most `retry.maxRetries + 1` requests. Each retry is a `retry` event: source "request"
+ * when nothing of the answer had arrived, "stream" when the stream broke off (consumers discard this turn's
+ * streamed text). Nothing has been executed yet at this point, so a retry never runs a tool twice.
  */
 export async function* callModel(options: CallModelOptions): AsyncGenerator<AgentEvent, ModelResponse> {
   const { model, request, stream, retry, signal, step } = options;
@@ -39,40 +47,40 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
           source: "request",
         }),
       );
+    // A model that still retries on its own reports it through onRetry (source "request").
+    const callOptions = { signal, onRetry, maxRetries: 0 };
     let response: ModelResponse | undefined;
     let delivered = false;
-    const run = stream
-      ? (async () => {
-          const collector = new StreamCollector();
-          for await (const part of model.stream(request, { signal, onRetry })) {
-            delivered = true;
-            collector.add(part);
-            if (part.type === "text-delta")
-              channel.push(createEvent("text_delta", step, { delta: part.delta }));
-          }
-          response = collector.response();
-        })()
-      : model.generate(request, { signal, onRetry }).then((r) => {
-          response = r;
-        });
+    // One async function for both modes: whatever the model does (throws synchronously, returns a hostile
+    // thenable, rejects with a non-Error) ends up as a rejection, normalised by toError.
+    const run = (async () => {
+      if (!stream) {
+        response = await model.generate(request, callOptions);
+        return;
+      }
+      const collector = new StreamCollector();
+      for await (const part of model.stream(request, callOptions)) {
+        delivered = true;
+        collector.add(part);
+        if (part.type === "text-delta") channel.push(createEvent("text_delta", step, { delta: part.delta }));
+      }
+      response = collector.response();
+    })();
     run.then(
       () => channel.close(),
-      (error: unknown) => channel.fail(error),
+      (error: unknown) => channel.fail(toError(error)),
     );
     try {
       for await (const event of channel) yield event;
       if (response === undefined) throw new Error("model call finished without a response");
       return response;
     } catch (error) {
-      // Retried here: streams that broke off, and retryable errors reported inside a stream after it started
-      // (before its first part, the provider has retried them already).
-      const retryable =
-        StreamInterruptedError.isInstance(error) ||
-        (delivered && ModelCallError.isInstance(error) && error.isRetryable);
-      if (!retryable || attempt > retry.maxRetries || signal.aborted) throw error;
-      const delayMs = computeRetryDelay({ policy: retry, attempt });
+      if (!isRetryable(error) || attempt > retry.maxRetries || signal.aborted) throw error;
+      const source = delivered || StreamInterruptedError.isInstance(error) ? "stream" : "request";
+      const retryAfterMs = ModelCallError.isInstance(error) ? error.retryAfterMs : undefined;
+      const delayMs = computeRetryDelay({ policy: retry, attempt, retryAfterMs });
       const message = describeError(error).message;
-      yield createEvent("retry", step, { attempt, delayMs, error: message, source: "stream" });
+      yield createEvent("retry", step, { attempt, delayMs, error: message, source });
       await sleep(delayMs, signal);
     }
   }

@@ -6,6 +6,8 @@ import {
   findSummary,
   loadTokenCounter,
 } from "../context/index.js";
+import { reportedRequestTokens } from "../context/reported-request-tokens.js";
+import { COMPACTION_MARGIN, TokenCalibration } from "../context/token-calibration.js";
 import type { TokenCounter } from "../context/token-counter.js";
 import { ContextOverflowError } from "../errors/context-overflow-error.js";
 import type { Message } from "../models/message.js";
@@ -36,6 +38,7 @@ export class ContextManager {
   private counter: TokenCounter | undefined;
   private tracker: ContextTracker | undefined;
   private lastEstimate = 0;
+  private lastFactor = 1;
 
   constructor(private readonly config: ContextManagerOptions) {}
 
@@ -43,7 +46,15 @@ export class ContextManager {
     if (this.counter === undefined || this.tracker === undefined) {
       this.counter =
         this.config.options?.counter ?? (await loadTokenCounter({ modelId: this.config.model.modelId }));
-      this.tracker = new ContextTracker({ counter: this.counter });
+      // The model's correction is shared with the agent's other runs (learned once, kept across runs).
+      const { model, options } = this.config;
+      const calibration =
+        options?.calibration.for({
+          provider: model.provider,
+          modelId: model.modelId,
+          encoding: this.counter.encoding,
+        }) ?? new TokenCalibration();
+      this.tracker = new ContextTracker({ counter: this.counter, calibration });
     }
     return { counter: this.counter, tracker: this.tracker };
   }
@@ -54,13 +65,14 @@ export class ContextManager {
     // Both parts calibrated: measure() already scales the messages by the tracker's factor.
     const toolTokens = tools === undefined ? 0 : Math.ceil(counter.countTools(tools) * tracker.factor);
     this.lastEstimate = tracker.measure(messages) + toolTokens;
+    this.lastFactor = tracker.factor;
     return this.lastEstimate;
   }
 
   /** Feeds the provider's reported input tokens back into the estimate. */
   calibrate(inputTokens: number): void {
     if (inputTokens > 0 && this.lastEstimate > 0)
-      this.tracker?.calibrate({ estimated: this.lastEstimate, actual: inputTokens });
+      this.tracker?.calibrate({ estimated: this.lastEstimate, actual: inputTokens, factor: this.lastFactor });
   }
 
   /** Compacts when the request would exceed the threshold. Yields a `compaction` event when it did. */
@@ -68,15 +80,24 @@ export class ContextManager {
     const options = this.config.options;
     if (options === undefined) return false;
     const tokens = await this.measure(args.messages, args.tools);
-    if (tokens <= options.compactAt * options.maxTokens) return false;
-    const target = Math.floor(options.targetRatio * options.compactAt * options.maxTokens);
+    // With a margin for the provider's count varying around the learned factor (docs/context.md).
+    if (tokens * (1 + COMPACTION_MARGIN) <= options.compactAt * options.maxTokens) return false;
+    const target = Math.floor(
+      (options.targetRatio * options.compactAt * options.maxTokens) / (1 + COMPACTION_MARGIN),
+    );
     return yield* this.compact({ ...args, tokens, target, reason: "threshold" });
   }
 
   /** Compacts after a context-length error: to the configured target, or to 60% of the current estimate. */
-  async *recover(args: CompactArgs): AsyncGenerator<AgentEvent, boolean> {
+  async *recover(args: CompactArgs & { error?: unknown }): AsyncGenerator<AgentEvent, boolean> {
     const options = this.config.options;
-    const tokens = await this.measure(args.messages, args.tools);
+    let tokens = await this.measure(args.messages, args.tools);
+    // The refusal may say how many tokens the server counted (llama.cpp, OpenAI, Anthropic): learn from it.
+    const reported = args.error instanceof Error ? reportedRequestTokens(args.error.message) : undefined;
+    if (reported !== undefined) {
+      this.calibrate(reported);
+      tokens = await this.measure(args.messages, args.tools);
+    }
     const configured =
       options === undefined
         ? Infinity

@@ -1,3 +1,4 @@
+import { CalibrationRegistry } from "../context/token-calibration.js";
 import type { TokenCounter } from "../context/token-counter.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { Model } from "../models/model.js";
@@ -23,6 +24,11 @@ export interface ContextOptions {
   summaryModel?: Model;
   /** Counts tokens. Default: the tokenizer of the agent's model (gpt-tokenizer when installed), else an estimate. */
   counter?: TokenCounter;
+  /**
+   * The learned token corrections (per model, from reported usage), kept across this agent's runs. Default: a
+   * new registry per Agent; pass one to share it between agents or to restore a saved one. See docs/context.md.
+   */
+  calibration?: CalibrationRegistry;
 }
 
 /** {@link ContextOptions} with defaults applied. */
@@ -38,6 +44,7 @@ export function resolveContextOptions(options: ContextOptions): ResolvedContextO
     keepLastMessages: 6,
     truncateToolResultsTo: 2000,
     ...options,
+    calibration: options.calibration ?? new CalibrationRegistry(),
   };
   const check = (name: string, ok: boolean, value: unknown) => {
     if (!ok) throw new InvalidArgumentError({ argument: `context.${name}`, message: `got ${String(value)}` });

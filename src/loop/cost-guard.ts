@@ -1,8 +1,9 @@
 import type { Budget, BudgetReservation } from "../cost/budget.js";
+import { callReservation, DEFAULT_RESERVED_OUTPUT_TOKENS } from "../cost/call-reservation.js";
 import type { CostMeter } from "../cost/cost-meter.js";
 
-/** Output tokens assumed for a call's worst case when `maxOutputTokens` is not set. */
-export const DEFAULT_WORST_CASE_OUTPUT_TOKENS = 4096;
+/** Output tokens reserved for a call when `maxOutputTokens` is not set (see `callReservation`). */
+export const DEFAULT_WORST_CASE_OUTPUT_TOKENS = DEFAULT_RESERVED_OUTPUT_TOKENS;
 
 /** Options of {@link CostGuard}. */
 export interface CostGuardOptions {
@@ -15,8 +16,9 @@ export interface CostGuardOptions {
 }
 
 /**
- * Decides before each model call whether its worst case still fits the run's cap and the shared budget
- * (reserving it in the budget), and settles the reservation with the actual cost afterwards.
+ * Decides before each model call whether its reservation (`callReservation`: estimated input plus
+ * `maxOutputTokens`, or 1,024 output tokens) still fits the run's cap and the shared budget (reserving it in
+ * the budget), and settles the reservation with the actual cost afterwards.
  */
 export class CostGuard {
   constructor(private readonly options: CostGuardOptions) {}
@@ -26,7 +28,7 @@ export class CostGuard {
     return this.options.maxCostUsd !== undefined || this.options.budget !== undefined;
   }
 
-  /** The worst-case cost of a call with `inputTokens` of input. */
+  /** The cost reserved for a call with `inputTokens` of input. */
   worstCase({
     inputTokens,
     maxOutputTokens,
@@ -35,27 +37,26 @@ export class CostGuard {
     maxOutputTokens: number | undefined;
   }): number {
     const { price } = this.options.meter.priceOf(this.options.modelId);
-    const output = maxOutputTokens ?? DEFAULT_WORST_CASE_OUTPUT_TOKENS;
-    return (inputTokens * price.inputPerMTok + output * price.outputPerMTok) / 1_000_000;
+    return callReservation({ price, inputTokens, maxOutputTokens });
   }
 
   /**
    * Admits a call: `false` when it could exceed a cap (stop with `cost_limit`), else the budget reservation to
    * settle (undefined without a budget).
    */
-  admit(args: {
+  async admit(args: {
     inputTokens: number;
     maxOutputTokens: number | undefined;
-  }): BudgetReservation | undefined | false {
+  }): Promise<BudgetReservation | undefined | false> {
     const worst = this.worstCase(args);
     const { maxCostUsd, budget, meter } = this.options;
     if (maxCostUsd !== undefined && meter.totalUsd + worst > maxCostUsd) return false;
     if (budget === undefined) return undefined;
-    return budget.reserve(worst) ?? false;
+    return (await budget.reserve(worst)) ?? false;
   }
 
   /** Settles a reservation with the call's actual cost (0 when it failed). */
-  settle(reservation: BudgetReservation | undefined, actualUsd: number): void {
-    if (reservation !== undefined) this.options.budget?.settle(reservation, actualUsd);
+  async settle(reservation: BudgetReservation | undefined, actualUsd: number): Promise<void> {
+    if (reservation !== undefined) await this.options.budget?.settle(reservation, actualUsd);
   }
 }

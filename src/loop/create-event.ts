@@ -1,3 +1,4 @@
+import { describeFailure } from "../util/to-error.js";
 import type { AgentEventDataMap, AgentEventOf, AgentEventType } from "./agent-event.js";
 
 /** Builds an event `{ type, step, timestamp, data }`. */
@@ -9,8 +10,10 @@ export function createEvent<K extends AgentEventType>(
   return { type, step, timestamp: Date.now(), data } as AgentEventOf<K>;
 }
 
-/** A JSON-safe one-line description of an error: `Name: message`. */
+/**
+ * A JSON-safe description of an error (`{ name, message }`). Never throws, whatever was thrown: values that
+ * are not readable errors are described as a `ThrownValueError` (see `toError`).
+ */
 export function describeError(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: "Error", message: String(error) };
+  return describeFailure(error);
 }

@@ -59,3 +59,22 @@ describe("LoopDetector", () => {
     expect(() => new LoopDetector({ window: 4, threshold: 1 })).toThrow(InvalidArgumentError);
   });
 });
+
+describe("LoopDetector per response", () => {
+  const roll = { name: "roll_dice", args: { sides: 6 } };
+
+  it("counts identical calls of one response once (three dice rolls are not a loop)", () => {
+    const detector = new LoopDetector();
+    expect(detector.addResponse([roll, roll, roll])).toBeUndefined();
+    expect(detector.addResponse([roll, roll, roll])).toBeUndefined();
+    // The third response repeating the same call is a loop across turns.
+    expect(detector.addResponse([roll, roll, roll])).toMatch(/roll_dice .* 3 times/);
+  });
+
+  it("flags the same call repeated across three responses", () => {
+    const detector = new LoopDetector();
+    expect(detector.addResponse([roll])).toBeUndefined();
+    expect(detector.addResponse([roll])).toBeUndefined();
+    expect(detector.addResponse([roll])).toMatch(/3 times/);
+  });
+});

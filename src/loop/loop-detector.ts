@@ -55,7 +55,27 @@ export class LoopDetector {
 
   /** Records a call; returns a reason when it closes a loop, else undefined. */
   add(name: string, args: unknown): string | undefined {
-    const signature = LoopDetector.signature(name, args);
+    return this.push(name, LoopDetector.signature(name, args));
+  }
+
+  /**
+   * Records the calls of one model response; returns a reason when they close a loop, else undefined.
+   * Identical calls within one response (three dice rolls) count once: a loop is the model repeating itself
+   * across turns, not one response asking for the same thing several times.
+   */
+  addResponse(calls: ReadonlyArray<{ name: string; args: unknown }>): string | undefined {
+    const seen = new Set<string>();
+    let reason: string | undefined;
+    for (const { name, args } of calls) {
+      const signature = LoopDetector.signature(name, args);
+      if (seen.has(signature)) continue;
+      seen.add(signature);
+      reason ??= this.push(name, signature);
+    }
+    return reason;
+  }
+
+  private push(name: string, signature: string): string | undefined {
     this.signatures.push(signature);
     if (this.signatures.length > this.keep * 2) this.signatures.splice(0, this.signatures.length - this.keep);
     const { window, threshold } = this.options;

@@ -18,6 +18,8 @@ export interface RunToolsOptions {
   maxResultChars: number | undefined;
   sessionId?: string | undefined;
   state?: RunState | undefined;
+  /** Ids of gated calls a human approved (see {@link executeToolCalls}). */
+  approved?: ReadonlySet<string> | undefined;
 }
 
 function observation(outcome: ToolOutcome, step: number): AgentEvent {
@@ -48,6 +50,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     state: options.state,
     signal: options.signal,
     parallel: options.parallel,
+    approved: options.approved,
     defaultTimeoutMs: options.timeoutMs,
     ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
     ...(options.maxResultChars !== undefined && { maxResultChars: options.maxResultChars }),

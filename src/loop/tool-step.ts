@@ -95,7 +95,7 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
   const runnable = calls.filter((call) => !denied.has(call.id));
   const outcomes = new Map<string, ToolOutcome>();
   if (runnable.length > 0) {
-    const ran = yield* runTools({ ...options, calls: runnable });
+    const ran = yield* runTools({ ...options, calls: runnable, approved: decisions?.approve });
     for (const outcome of ran) outcomes.set(outcome.toolCallId, outcome);
   }
   for (const call of calls) {

@@ -39,34 +39,47 @@ async function* callHooks(
     });
   const call = (hook: string, fn: () => void | Promise<void>, step: number): AgentEvent | undefined => {
     try {
-      const result = fn();
-      if (result instanceof Promise) result.catch((error: unknown) => late.push(report(hook, error, step)));
+      const result: unknown = fn();
+      // Any object may be a thenable (a Promise, or one whose `then` throws): Promise.resolve adopts it and
+      // turns every failure, synchronous or not, into a rejection that is caught here.
+      if ((typeof result === "object" && result !== null) || typeof result === "function") {
+        Promise.resolve(result).then(undefined, (error: unknown) => late.push(report(hook, error, step)));
+      }
       return undefined;
     } catch (error) {
       return report(hook, error, step);
     }
   };
-  while (true) {
-    const next = await events.next();
-    if (next.done) return next.value;
-    const event = next.value;
-    const failures: AgentEvent[] = [];
-    const { onEvent, onToolStart, onToolEnd } = hooks;
-    const push = (failure: AgentEvent | undefined) => failure !== undefined && failures.push(failure);
-    if (event.type === "action" && onToolStart)
-      push(call("onToolStart", () => onToolStart(event), event.step));
-    if (event.type === "observation" && onToolEnd)
-      push(call("onToolEnd", () => onToolEnd(event), event.step));
-    if (onEvent) push(call("onEvent", () => onEvent(event), event.step));
-    // Keep loop_end last: report hook failures before it.
-    if (event.type === "loop_end") {
+  let done = false;
+  try {
+    while (true) {
+      const next = await events.next();
+      if (next.done) {
+        done = true;
+        return next.value;
+      }
+      const event = next.value;
+      const failures: AgentEvent[] = [];
+      const { onEvent, onToolStart, onToolEnd } = hooks;
+      const push = (failure: AgentEvent | undefined) => failure !== undefined && failures.push(failure);
+      if (event.type === "action" && onToolStart)
+        push(call("onToolStart", () => onToolStart(event), event.step));
+      if (event.type === "observation" && onToolEnd)
+        push(call("onToolEnd", () => onToolEnd(event), event.step));
+      if (onEvent) push(call("onEvent", () => onEvent(event), event.step));
+      // Keep loop_end last: report hook failures before it.
+      if (event.type === "loop_end") {
+        yield* late.splice(0);
+        yield* failures;
+        yield event;
+        continue;
+      }
+      yield event;
       yield* late.splice(0);
       yield* failures;
-      yield event;
-      continue;
     }
-    yield event;
-    yield* late.splice(0);
-    yield* failures;
+  } finally {
+    // Closed early or failed: close the run too, so its own cleanup (the session lock) runs.
+    if (!done) await events.return(undefined);
   }
 }

@@ -15,6 +15,7 @@ export class StreamCollector {
   private usage: Usage = emptyUsage();
   private finishReason: FinishReason | undefined;
   private providerData: Record<string, unknown> | undefined;
+  private model: string | undefined;
 
   /** Adds one part. Throws the error of an `error` part. */
   add(part: ModelStreamPart): void {
@@ -34,6 +35,7 @@ export class StreamCollector {
       case "finish":
         this.usage = part.usage;
         this.finishReason = part.finishReason;
+        if (part.model !== undefined) this.model = part.model;
         break;
       case "error":
         throw part.error;
@@ -57,6 +59,7 @@ export class StreamCollector {
     };
     if (this.refusal !== "") response.refusal = this.refusal;
     if (this.providerData !== undefined) response.providerData = this.providerData;
+    if (this.model !== undefined) response.model = this.model;
     return response;
   }
 }

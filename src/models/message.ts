@@ -1,3 +1,5 @@
+import { jsonTextTooDeep, tooDeepMessage } from "../util/json-depth.js";
+
 /**
  * Provider-neutral conversation messages. Every provider converts these at its edge; nothing above the
  * provider layer knows a wire format.
@@ -59,9 +61,14 @@ export interface ToolMessage {
 /** Any conversation message. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
-/** Parses raw tool-call arguments, never throwing. An empty string means `{}` (no-argument tools). */
+/**
+ * Parses raw tool-call arguments, never throwing. An empty string means `{}` (no-argument tools). Arguments
+ * nested deeper than `MAX_ARGUMENT_DEPTH` (64) levels are refused unparsed, with a `parseError` the model can
+ * act on, so nothing downstream walks a value deep enough to overflow the stack.
+ */
 export function parseToolArguments(raw: string): { arguments: unknown; parseError?: string } {
   if (raw.trim() === "") return { arguments: {} };
+  if (jsonTextTooDeep(raw)) return { arguments: undefined, parseError: tooDeepMessage() };
   try {
     return { arguments: JSON.parse(raw) };
   } catch (error) {

@@ -15,5 +15,11 @@ export type ModelStreamPart =
   | { type: "tool-call-delta"; id: string; delta: string }
   | { type: "tool-call-end"; toolCall: ToolCall }
   | { type: "provider-data"; data: Record<string, unknown> }
-  | { type: "finish"; usage: Usage; finishReason: FinishReason }
+  | {
+      type: "finish";
+      usage: Usage;
+      finishReason: FinishReason;
+      /** The model the provider says answered (see `ModelResponse.model`). */
+      model?: string;
+    }
   | { type: "error"; error: unknown };

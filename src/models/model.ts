@@ -1,3 +1,4 @@
+import type { RetryPolicy } from "../http/retry-policy.js";
 import type { FinishReason } from "./finish-reason.js";
 import type { Message, ToolCall } from "./message.js";
 import type { ModelStreamPart } from "./model-stream-part.js";
@@ -46,6 +47,11 @@ export interface ModelCallOptions {
   signal?: AbortSignal;
   /** Called before each retry. May not throw (a throw is ignored). */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * How many times this call may retry on its own, overriding the model's policy. The agent loop passes 0:
+   * it retries every model call itself, with the agent's one policy (see docs/loop.md).
+   */
+  maxRetries?: number;
 }
 
 /** A complete (non-streamed) model answer. */
@@ -58,6 +64,11 @@ export interface ModelResponse {
   finishReason: FinishReason;
   /** A refusal message, when the provider reports one separately from text. */
   refusal?: string;
+  /**
+   * The model the provider says answered (the response's `model` field: a dated snapshot, or what an
+   * OpenAI-compatible server really serves). Calls are priced by it when it has a price (docs/cost.md).
+   */
+  model?: string;
   /** Opaque data to send back with the assistant message on the next turn (see `AssistantMessage`). */
   providerData?: Record<string, unknown>;
   /** The provider's raw response (parsed body), for debugging. */
@@ -73,6 +84,11 @@ export interface Model {
   readonly provider: string;
   /** Model id, e.g. "gpt-4o-mini". */
   readonly modelId: string;
+  /**
+   * The model's own retry policy (the provider's `retry` option), if it has one. An `Agent` without a `retry`
+   * option retries this model's calls with it.
+   */
+  readonly retryPolicy?: RetryPolicy | undefined;
   generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
   stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

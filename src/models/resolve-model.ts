@@ -6,15 +6,37 @@ import type { Model } from "./model.js";
 /** Makes a model from a model id, for one provider prefix. */
 export type ModelFactory = (modelId: string) => Model;
 
-const factories: Record<string, ModelFactory> = {
-  openai: (modelId) => createOpenAI()(modelId),
-  anthropic: (modelId) => createAnthropic()(modelId),
-};
+const factories = new Map<string, ModelFactory>([
+  ["openai", (modelId) => createOpenAI()(modelId)],
+  ["anthropic", (modelId) => createAnthropic()(modelId)],
+]);
 
 /**
- * Resolves a model string `"provider:model-id"` (e.g. `"openai:gpt-4o-mini"`, reading `OPENAI_API_KEY` and
- * `OPENAI_BASE_URL`) or passes a {@link Model} through. Unknown providers and malformed strings throw
- * {@link InvalidArgumentError} listing what is known.
+ * Model ids whose provider is obvious without a prefix: OpenAI's `gpt-*`, `chatgpt-*`, the o-series (`o1`,
+ * `o3-mini`, `o4-mini`, …), `codex-*`, `computer-use-*` and fine-tuned `ft:gpt-*`; Anthropic's `claude-*`.
+ */
+const OBVIOUS_PROVIDERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(gpt-|chatgpt-|codex-|computer-use-|o\d+(-|$)|ft:gpt-)/, "openai"],
+  [/^claude-/, "anthropic"],
+];
+
+function unknownModel(model: string): InvalidArgumentError {
+  const providers = [...factories.keys()].join(", ");
+  return new InvalidArgumentError({
+    argument: "model",
+    message:
+      `unknown model string "${model}": use "openai:<model>" or "anthropic:<model>", or pass a Model ` +
+      `(model strings are "<provider>:<model-id>" with provider one of: ${providers}; ids such as ` +
+      `"gpt-4o-mini", "o3" or "claude-sonnet-4-5" need no prefix)`,
+  });
+}
+
+/**
+ * Resolves a model string or passes a {@link Model} through. A string is `"provider:model-id"` (e.g.
+ * `"openai:gpt-4o-mini"`, reading `OPENAI_API_KEY` and `OPENAI_BASE_URL`; `"anthropic:claude-sonnet-4-5"`,
+ * reading `ANTHROPIC_API_KEY`), or a model id whose provider is obvious: `gpt-*`, `chatgpt-*`, `o1`/`o3`/`o4…`,
+ * `codex-*`, `computer-use-*` and `ft:gpt-*` are OpenAI's, `claude-*` Anthropic's. Anything else throws
+ * {@link InvalidArgumentError} that says how to fix it (`"openai:<model>"`, `"anthropic:<model>"`, or a Model).
  */
 export function resolveModel(model: Model | string): Model {
   if (typeof model !== "string") {
@@ -32,14 +54,14 @@ export function resolveModel(model: Model | string): Model {
     });
   }
   const colon = model.indexOf(":");
-  const provider = colon > 0 ? model.slice(0, colon) : "";
-  const modelId = colon > 0 ? model.slice(colon + 1) : "";
-  const factory = factories[provider];
-  if (factory === undefined || modelId.trim() === "") {
-    throw new InvalidArgumentError({
-      argument: "model",
-      message: `unknown model string "${model}"; expected "<provider>:<model-id>" with provider one of: ${Object.keys(factories).join(", ")}`,
-    });
+  const factory = colon > 0 ? factories.get(model.slice(0, colon)) : undefined;
+  if (factory !== undefined) {
+    const modelId = model.slice(colon + 1);
+    if (modelId.trim() === "") throw unknownModel(model);
+    return factory(modelId);
   }
-  return factory(modelId);
+  const provider = OBVIOUS_PROVIDERS.find(([pattern]) => pattern.test(model))?.[1];
+  const inferred = provider === undefined ? undefined : factories.get(provider);
+  if (inferred === undefined) throw unknownModel(model);
+  return inferred(model);
 }

@@ -95,12 +95,33 @@ function inputError(message: string, cause?: unknown): TypeError {
 const REQUEST_KEYS = new Set(["userQuery", "maxSteps", "profileOverrides"]);
 
 /**
+ * A plan runs to its end without stopping, so nobody could decide on a call that needs approval: tools that
+ * may need it (`needsApproval` true or a per-call check) are refused up front, by name. A tool registered
+ * later in a shared registry is still never run without a decision: the executor fails such a step with
+ * `ApprovalRequiredError`.
+ */
+function refuseGatedTools(registry: ToolRegistry): void {
+  const gated = registry
+    .list()
+    .filter((entry) => entry.needsApproval !== false)
+    .map((entry) => JSON.stringify(entry.name));
+  if (gated.length === 0) return;
+  throw new InvalidArgumentError({
+    argument: "tools",
+    message:
+      `PlanAgent cannot ask for approval, so it cannot use tools that need it: ${gated.join(", ")} ` +
+      "(use Agent, which pauses for approval, or leave these tools out)",
+  });
+}
+
+/**
  * A plan-and-execute agent: the model writes the whole plan (a JSON array of tool and reply steps) up front,
  * the steps run in order, and the answer is a reply step's text, the summarizer's summary of the observations,
  * or a localised step report. Optionally re-plans with the observations (`replan`). Emits the same event types
  * as {@link Agent} (`loop_start`, `model_call`, `plan`, `action`, `observation`, `error`, `loop_end`), so
  * renderers and traces work unchanged. Only the `maxToolsInPrompt` tools most relevant to the query are offered
- * to the planner, and only those may be called. Options are validated here ({@link InvalidArgumentError}).
+ * to the planner, and only those may be called. Options are validated here ({@link InvalidArgumentError});
+ * tools that need approval are refused (a plan cannot pause for a decision; use {@link Agent} for those).
  *
  * @example
  * const agent = new PlanAgent({ model, tools: [calculator], profile: new Profile({ language: "en" }) });
@@ -135,6 +156,7 @@ export class PlanAgent {
     this.summarizer = options.summarizer === undefined ? undefined : resolveModel(options.summarizer);
     this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
+    refuseGatedTools(this.tools);
     this.profile = options.profile instanceof Profile ? options.profile : new Profile(options.profile ?? {});
     checkInteger("maxSteps", options.maxSteps, 1);
     checkInteger("replan", options.replan, 0);

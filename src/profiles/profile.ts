@@ -67,7 +67,7 @@ function bullets(items: readonly string[]): string {
  *
  * @example
  * const profile = new Profile({ name: "Atlas", role: "travel planner", language: "en" });
- * const agent = new Agent({ model, system: profile.renderSystemPrompt() });
+ * const agent = new Agent({ model, system: profile }); // rendered with renderSystemPrompt()
  *
  * Throws {@link InvalidArgumentError} for a field of the wrong type (name, role, language and tone must be
  * non-empty strings, goals and tasks arrays of strings, backstory a string). `undefined` fields take the

@@ -1,6 +1,13 @@
 import type { AgentEvent, AgentEventOf, StopReason } from "../loop/agent-event.js";
 import type { AnsiStyle } from "./ansi-style.js";
-import { formatArgs, formatCost, formatCount, formatDuration, truncateText } from "./format-values.js";
+import {
+  formatArgs,
+  formatCost,
+  formatCount,
+  formatDuration,
+  orderCallArgs,
+  truncateText,
+} from "./format-values.js";
 import type { RunTotalsSnapshot } from "./run-totals.js";
 
 /** Options of {@link formatEvent}. */
@@ -37,7 +44,7 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
     case "plan": {
       const steps = event.data.steps.map((step, i) =>
         step.type === "tool"
-          ? `  ${i + 1}. ${step.name}(${cut(formatArgs(step.arguments), MAX_ARGS_CHARS)})`
+          ? `  ${i + 1}. ${step.name}(${cut(formatArgs(orderCallArgs(step.arguments)), MAX_ARGS_CHARS)})`
           : `  ${i + 1}. reply: ${cut(step.text)}`,
       );
       return `${s.magenta(`☰ plan${event.data.round > 0 ? ` (round ${event.data.round})` : ""}`)}\n${steps.join("\n")}\n`;
@@ -50,11 +57,11 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
       return event.data.calls
         .map(
           (call) =>
-            `${s.yellow("? approval needed:")} ${s.bold(call.tool)}(${cut(formatArgs(call.args), MAX_ARGS_CHARS)})\n`,
+            `${s.yellow("? approval needed:")} ${s.bold(call.tool)}(${cut(formatArgs(orderCallArgs(call.args)), MAX_ARGS_CHARS)})\n`,
         )
         .join("");
     case "action":
-      return `${s.cyan(`→ ${event.data.tool}`)}(${cut(formatArgs(event.data.args), MAX_ARGS_CHARS)})\n`;
+      return `${s.cyan(`→ ${event.data.tool}`)}(${cut(formatArgs(orderCallArgs(event.data.args)), MAX_ARGS_CHARS)})\n`;
     case "observation":
       return formatObservation(event, s, cut);
     case "soft_limit":

@@ -1,3 +1,5 @@
+import { escapeTerminalText } from "./escape-terminal-text.js";
+
 /** Formats a duration: `412 ms`, `1.4 s`, `2 min 05 s`. */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "? ms";
@@ -30,11 +32,12 @@ export interface TruncateTextOptions {
 }
 
 /**
- * One line of at most `maxChars` characters: line breaks (and the blanks around them) become ` ⏎ `, and a
- * longer text is cut with `… (+N chars)`.
+ * One line of at most `maxChars` characters: line breaks (and the blanks around them) become ` ⏎ `, a
+ * longer text is cut with `… (+N chars)`, and terminal control characters become visible escapes
+ * ({@link escapeTerminalText}), so the line is safe to print whatever it came from.
  */
 export function truncateText({ text, maxChars }: TruncateTextOptions): string {
-  const line = text.replace(/\s*\r?\n\s*/g, " ⏎ ");
+  const line = escapeTerminalText(text.replace(/\s*\r?\n\s*/g, " ⏎ "));
   if (line.length <= maxChars) return line;
   const kept = line.slice(0, Math.max(0, maxChars));
   return `${kept}… (+${line.length - kept.length} chars)`;
@@ -49,4 +52,24 @@ export function formatArgs(args: unknown): string {
   } catch {
     return String(args);
   }
+}
+
+/** Argument names that say where a tool call acts: shown first so that a long value cannot push them out of view. */
+export const WHERE_ARGUMENT = /path|file|dir|url|uri|host|command|cmd|target|dest/i;
+
+/**
+ * Tool arguments reordered for display: the fields that say where the call acts (`path`, `url`, `command`,
+ * ...) first, then the others by the length of their JSON, shortest first (stable). Anything but a plain object
+ * is returned as it is. For one-line renderings that are cut: a model cannot hide the path behind a long field.
+ */
+export function orderCallArgs(args: unknown): unknown {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
+  const entries = Object.entries(args).map(([name, value], index) => ({
+    name,
+    value,
+    index,
+    rank: WHERE_ARGUMENT.test(name) ? -1 : formatArgs(value).length,
+  }));
+  entries.sort((a, b) => a.rank - b.rank || a.index - b.index);
+  return Object.fromEntries(entries.map(({ name, value }) => [name, value]));
 }

@@ -11,14 +11,17 @@ export {
   shouldUseColor,
   stripAnsi,
 } from "./ansi-style.js";
+export { escapeJsonForTerminal, escapeTerminalText, escapeTerminalValue } from "./escape-terminal-text.js";
 export { type FormatEventOptions, formatEvent } from "./format-event.js";
 export {
   formatArgs,
   formatCost,
   formatCount,
   formatDuration,
+  orderCallArgs,
   type TruncateTextOptions,
   truncateText,
+  WHERE_ARGUMENT,
 } from "./format-values.js";
 export { createJsonLinesRenderer, type JsonLinesRendererOptions } from "./json-lines-renderer.js";
 export {

@@ -1,3 +1,4 @@
+import type { Redactor } from "../stores/redactor.js";
 import { Renderer } from "./renderer.js";
 import type { RenderStream } from "./terminal-renderer.js";
 
@@ -5,11 +6,15 @@ import type { RenderStream } from "./terminal-renderer.js";
 export interface JsonLinesRendererOptions {
   /** Where to write. Default `process.stdout`. */
   stream?: RenderStream;
+  /** Redacts every event before it is written. Default: the default redactor (`createRedactor()`); `false`: none. */
+  redactor?: Redactor | false;
 }
 
 /**
  * A {@link Renderer} for programs: each event as one JSON object (`{ type, step, timestamp, data }`) on its own
- * line, in order; a run's last line is its `loop_end`. Rules can still replace or drop events.
+ * line, in order; a run's last line is its `loop_end`. Rules can still replace or drop events. Events are
+ * redacted first (API keys, tokens, passwords, cookies, private keys, emails: see `createRedactor`), so the
+ * output can go to logs.
  *
  * @example
  * const renderer = createJsonLinesRenderer({ stream: process.stdout });
@@ -18,6 +23,7 @@ export function createJsonLinesRenderer(options: JsonLinesRendererOptions = {}):
   const stream = options.stream ?? process.stdout;
   return new Renderer({
     format: "json-lines",
+    ...(options.redactor !== undefined && { redactor: options.redactor }),
     write: (text) => {
       stream.write(text);
     },

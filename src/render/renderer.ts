@@ -1,5 +1,8 @@
 import type { AgentEvent, AgentEventOf, AgentEventType } from "../loop/agent-event.js";
+import { createRedactor, type Redactor } from "../stores/redactor.js";
+import type { JsonValue } from "../stores/session-store.js";
 import { type AnsiStyle, createAnsiStyle } from "./ansi-style.js";
+import { escapeJsonForTerminal, escapeTerminalValue } from "./escape-terminal-text.js";
 import { formatEvent } from "./format-event.js";
 import { RunTotals, type RunTotalsSnapshot } from "./run-totals.js";
 
@@ -38,6 +41,12 @@ export interface RendererOptions {
    * event per line; colour and `maxResultChars` do not apply).
    */
   format?: "text" | "json-lines";
+  /**
+   * Redacts every event before it is rendered (secrets in tool arguments and results, model text, error
+   * messages), for rules and the built-in rendering alike. Default: the default redactor (`createRedactor()`)
+   * for `"json-lines"`, whose output usually goes to logs and other programs; none for `"text"`. `false`: none.
+   */
+  redactor?: Redactor | false;
 }
 
 /** The default of {@link RendererOptions.maxResultChars}. */
@@ -65,6 +74,7 @@ export class Renderer {
   private readonly write: (text: string) => void;
   private readonly maxResultChars: number;
   private readonly format: "text" | "json-lines";
+  private readonly redactor: Redactor | undefined;
   private readonly toolRules = new Map<string, RenderRule<ToolEvent>>();
   private readonly eventRules = new Map<AgentEventType, RenderRule>();
   private readonly totals = new RunTotals();
@@ -77,6 +87,8 @@ export class Renderer {
     const max = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.maxResultChars = Number.isFinite(max) && max > 0 ? Math.floor(max) : DEFAULT_MAX_RESULT_CHARS;
     this.format = options.format ?? "text";
+    const redactor = options.redactor ?? (this.format === "json-lines" ? createRedactor() : false);
+    this.redactor = redactor === false ? undefined : redactor;
   }
 
   /** Renders the `action` and `observation` events of tool `name` with `rule` (replaces an earlier rule). */
@@ -105,7 +117,20 @@ export class Renderer {
    * The text to print for `event`, or `undefined` for nothing. Call it for every event of a run, in order (the
    * totals and the streamed text are tracked here), and print what it returns.
    */
-  render(event: AgentEvent): string | undefined {
+  render(raw: AgentEvent): string | undefined {
+    // The one place event text enters the rendering: for people, every control character in it (escape
+    // sequences, BEL, BS, CR, C1, bidi overrides) becomes a visible escape, so neither the built-in rendering
+    // nor a rule can pass model or tool text through to the terminal as commands. Styling is added afterwards.
+    let event: AgentEvent;
+    try {
+      const redacted =
+        this.redactor === undefined
+          ? raw
+          : (this.redactor.redactValue(raw as unknown as JsonValue) as unknown as AgentEvent);
+      event = this.format === "text" ? escapeTerminalValue(redacted) : redacted;
+    } catch {
+      return undefined; // a malformed event (a getter that throws) renders nothing
+    }
     safely(() => {
       this.track(event);
       return undefined;
@@ -147,7 +172,7 @@ export class Renderer {
       totals,
       fallback: () =>
         this.format === "json-lines"
-          ? `${JSON.stringify(event)}\n`
+          ? `${escapeJsonForTerminal(JSON.stringify(event))}\n`
           : formatEvent({
               event,
               style: this.style,

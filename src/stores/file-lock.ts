@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { readlinkSync } from "node:fs";
-import { link, open, rename, rm } from "node:fs/promises";
+import { link, open, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import type { SessionLock } from "./session-store.js";
 
@@ -136,7 +136,9 @@ async function removeIfUnchanged(path: string, matches: (text: string) => boolea
  * Takes a lock file shared by every process using the directory: created with `open(path, "wx")` (atomic
  * create-if-absent) and holding the holder's token, pid and expiry. A stale lock (expired, or held by a dead
  * process on this machine) is taken over. Resolves `undefined` at once when a live holder has it. `release`
- * removes the file only while it is still this holder's lock, and is idempotent.
+ * removes the file only while it is still this holder's lock, and is idempotent. `renew` moves the expiry to
+ * `ttlMs` from now while the file still holds this holder's token (written aside and renamed over it, so a
+ * reader never sees a partial file), and resolves `false` once the lock was lost.
  */
 export async function acquireFileLock({
   path,
@@ -152,11 +154,35 @@ export async function acquireFileLock({
     };
     if (await createExclusive(path, JSON.stringify(content))) {
       let released = false;
+      // A renewal in flight: release waits for it, or its rename could bring the removed lock file back.
+      let renewing: Promise<boolean> | undefined;
+      const renew = async (): Promise<boolean> => {
+        const current = await readLock(path);
+        const held = current === undefined ? undefined : parseContent(current.text);
+        if (held?.token !== token || held.expiresAt <= Date.now()) return false;
+        const aside = `${path}.${randomBytes(6).toString("hex")}.renew`;
+        try {
+          await writeFile(aside, JSON.stringify({ ...held, expiresAt: Date.now() + ttlMs }), { flag: "wx" });
+          await rename(aside, path);
+        } catch (error) {
+          await rm(aside, { force: true }).catch(() => undefined);
+          throw error;
+        }
+        return true;
+      };
       return {
         release: async () => {
           if (released) return;
           released = true;
+          await renewing?.catch(() => undefined);
           await removeIfUnchanged(path, (text) => parseContent(text)?.token === token);
+        },
+        renew: () => {
+          if (released) return Promise.resolve(false);
+          renewing ??= renew().finally(() => {
+            renewing = undefined;
+          });
+          return renewing;
         },
       };
     }

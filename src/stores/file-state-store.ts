@@ -1,7 +1,7 @@
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { encodeFileName } from "./encode-file-name.js";
+import { decodeFileName, encodeFileName } from "./encode-file-name.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import type { JsonValue, StateStore } from "./session-store.js";
 import { createStateEnvelope, parseStateEnvelope } from "./state-envelope.js";
@@ -61,8 +61,27 @@ export class FileStateStore implements StateStore {
     });
   }
 
-  /** Removes `key` (no error when absent). */
-  async clear(key: string): Promise<void> {
+  /**
+   * Removes `key` (no error when absent). With no key, removes every value: each `<encoded key>.json` file
+   * of `dir` (other files are left alone).
+   */
+  async clear(key?: string): Promise<void> {
+    if (key === undefined) {
+      await this.run("clear", undefined, async () => {
+        let names: string[];
+        try {
+          names = await readdir(this.dir);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+          throw error;
+        }
+        const files = names
+          .filter((name) => name.endsWith(".json") && decodeFileName(name.slice(0, -5)) !== undefined)
+          .map((name) => join(this.dir, name));
+        await Promise.all(files.map((file) => this.mutex.run(file, () => rm(file, { force: true }))));
+      });
+      return;
+    }
     await this.run("clear", key, async () => {
       const file = this.fileOf(key, "clear");
       await this.mutex.run(file, () => rm(file, { force: true }));
@@ -84,7 +103,7 @@ export class FileStateStore implements StateStore {
     return file;
   }
 
-  private async run<T>(operation: string, key: string, task: () => Promise<T>): Promise<T> {
+  private async run<T>(operation: string, key: string | undefined, task: () => Promise<T>): Promise<T> {
     try {
       return await task();
     } catch (error) {

@@ -3,12 +3,15 @@ import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { Message } from "../models/message.js";
 import { appendToFile } from "./append-to-file.js";
+import { checkLockTtl } from "./check-lock-ttl.js";
 import { decodeFileName, encodeFileName } from "./encode-file-name.js";
 import { acquireFileLock } from "./file-lock.js";
 import { foldSessionRecords } from "./fold-session-records.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { readSessionFile } from "./read-session-file.js";
+import { removeStaleTempFiles } from "./remove-stale-temp-files.js";
 import {
+  type AppendOptions,
   type JsonValue,
   SESSION_RECORD_VERSION,
   type SessionData,
@@ -36,9 +39,13 @@ export interface FileStoreOptions {
    * never compacts.
    */
   compactAboveBytes?: number;
+  /** How long a session lock lives without renewal (default 60 s; see `SessionStore.lockTtlMs`). */
+  lockTtlMs?: number;
 }
 
 const SUFFIX = ".jsonl";
+/** How many sessions' last append ids a FileStore remembers (a retried append comes right after its first try). */
+const LAST_APPEND_IDS = 1_000;
 
 /**
  * The embedded default {@link SessionStore}: one append-only JSONL file per session,
@@ -50,10 +57,14 @@ const SUFFIX = ".jsonl";
  *   line, which `load` ignores and the next write removes. A corrupt line anywhere else is reported
  *   ({@link StoreError} with file and line), never skipped. Writes of one session from one process are
  *   serialised; across processes, runs are serialised by the session lock.
+ * - `append` with an `appendId` the session's last append (from this store) already had writes nothing; the
+ *   id is kept in the records, so `load` drops a repeated call in any case.
  * - `replace` appends a snapshot record, or compacts a large file (see `compactAboveBytes`). `saveState`
- *   appends a state record.
+ *   appends a state record. Compaction writes a temporary `<file>.<random>.tmp` and renames it; temporary
+ *   files an interrupted compaction left behind (older than a minute) are removed at the store's first write
+ *   and at every compaction.
  * - `lock` creates `<dir>/<encoded id>.lock` exclusively (pid, expiry); expired locks and locks of dead
- *   processes on this machine are taken over.
+ *   processes on this machine are taken over; `renew` extends the expiry.
  * - `list` reads the directory; `updatedAt` is the file's modification time.
  */
 export class FileStore implements SessionStore {
@@ -62,6 +73,11 @@ export class FileStore implements SessionStore {
   private readonly sync: boolean;
   private readonly compactAboveBytes: number;
   private readonly mutex = new KeyedMutex();
+  /** The last append id written per session file by this store. */
+  private readonly lastAppend = new Map<string, string>();
+  private swept: Promise<void> | undefined;
+  /** How long a session lock lives without renewal (see `SessionStore.lockTtlMs`). */
+  readonly lockTtlMs: number | undefined;
 
   constructor(options: FileStoreOptions) {
     if (typeof options?.dir !== "string" || options.dir === "") {
@@ -74,6 +90,7 @@ export class FileStore implements SessionStore {
     this.dir = resolve(options.dir);
     this.sync = options.sync ?? false;
     this.compactAboveBytes = compactAboveBytes;
+    this.lockTtlMs = checkLockTtl(options.lockTtlMs);
   }
 
   /** Loads a session, or `undefined` when it has no file. */
@@ -87,16 +104,34 @@ export class FileStore implements SessionStore {
   }
 
   /** Appends one message record per message, all in one write (an empty list writes nothing). */
-  async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+  async append(sessionId: string, messages: readonly Message[], options?: AppendOptions): Promise<void> {
     if (messages.length === 0) return;
+    const appendId = options?.appendId;
     await this.run("append", sessionId, async () => {
       const at = Date.now();
       const text = lines(
         messages.map(
-          (message): SessionRecord => ({ v: SESSION_RECORD_VERSION, type: "message", at, message }),
+          (message): SessionRecord =>
+            appendId === undefined
+              ? { v: SESSION_RECORD_VERSION, type: "message", at, message }
+              : { v: SESSION_RECORD_VERSION, type: "message", at, message, appendId },
         ),
       );
-      await this.write(sessionId, "append", text);
+      const file = this.fileOf(sessionId, "append");
+      await this.mutex.run(file, async () => {
+        if (appendId !== undefined && this.lastAppend.get(file) === appendId) return;
+        await this.ensureDir();
+        await appendToFile({ file, text, sync: this.sync });
+        if (appendId !== undefined) {
+          // Only a retry right after an append needs its id: keep the most recent sessions' ids, bounded.
+          this.lastAppend.delete(file);
+          this.lastAppend.set(file, appendId);
+          if (this.lastAppend.size > LAST_APPEND_IDS) {
+            const oldest = this.lastAppend.keys().next().value;
+            if (oldest !== undefined) this.lastAppend.delete(oldest);
+          }
+        }
+      });
     });
   }
 
@@ -120,6 +155,7 @@ export class FileStore implements SessionStore {
           );
           if (records !== undefined) {
             const state = records.findLast((record) => record.type === "state");
+            await removeStaleTempFiles({ dir: this.dir });
             await writeFileAtomic({ file, data: (state === undefined ? "" : lines([state])) + snapshot });
             return;
           }
@@ -167,7 +203,10 @@ export class FileStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     await this.run("delete", sessionId, async () => {
       const file = this.fileOf(sessionId, "delete");
-      await this.mutex.run(file, () => rm(file, { force: true }));
+      await this.mutex.run(file, async () => {
+        this.lastAppend.delete(file);
+        await rm(file, { force: true });
+      });
     });
   }
 
@@ -183,6 +222,7 @@ export class FileStore implements SessionStore {
       if (lock === undefined) return undefined;
       return {
         release: () => this.run("release", sessionId, () => lock.release()),
+        renew: () => this.run("renew", sessionId, () => lock.renew?.() ?? Promise.resolve(false)),
       };
     });
   }
@@ -204,9 +244,14 @@ export class FileStore implements SessionStore {
     return file;
   }
 
-  /** Creates the directory when missing (every write: cheap, and survives the directory being removed). */
+  /**
+   * Creates the directory when missing (every write: cheap, and survives the directory being removed); the
+   * first time, also removes temporary files that interrupted compactions left behind.
+   */
   private async ensureDir(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
+    this.swept ??= removeStaleTempFiles({ dir: this.dir }).then(() => undefined);
+    await this.swept;
   }
 
   private async write(sessionId: string, operation: string, text: string): Promise<void> {

@@ -5,10 +5,12 @@
 export { FileStateStore, type FileStateStoreOptions } from "./file-state-store.js";
 export { FileStore, type FileStoreOptions } from "./file-store.js";
 export { MemoryStateStore } from "./memory-state-store.js";
-export { MemoryStore } from "./memory-store.js";
+export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export { DEFAULT_REDACTION_RULES, type RedactionRule } from "./redaction-rule.js";
 export { createRedactor, type Redactor, type RedactorOptions } from "./redactor.js";
 export {
+  type AppendOptions,
+  DEFAULT_SESSION_LOCK_TTL_MS,
   type JsonValue,
   SESSION_RECORD_VERSION,
   type SessionData,

@@ -18,9 +18,10 @@ export class MemoryStateStore implements StateStore {
     return value === undefined ? undefined : structuredClone(value);
   }
 
-  /** Removes `key` (no error when absent). */
-  async clear(key: string): Promise<void> {
-    this.values.delete(key);
+  /** Removes `key` (no error when absent); with no key, removes every value. */
+  async clear(key?: string): Promise<void> {
+    if (key === undefined) this.values.clear();
+    else this.values.delete(key);
   }
 
   /** Nothing to release; present for symmetry with the other stores. */

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Message } from "../models/message.js";
+import { checkLockTtl } from "./check-lock-ttl.js";
 import { foldSessionRecords } from "./fold-session-records.js";
 import { parseSessionRecord } from "./parse-session-record.js";
 import {
+  type AppendOptions,
   type JsonValue,
   SESSION_RECORD_VERSION,
   type SessionData,
@@ -12,16 +14,30 @@ import {
   type SessionStore,
 } from "./session-store.js";
 
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /** How long a session lock lives without renewal (default 60 s; see `SessionStore.lockTtlMs`). */
+  lockTtlMs?: number;
+}
+
 /**
  * A {@link SessionStore} in process memory: for tests, demos and short-lived processes. Records are kept as the
  * same versioned {@link SessionRecord} list the persistent stores write, and copied (`structuredClone`) on the
  * way in and out, so callers can never change stored data by mutating what they passed or got back. `replace`
  * drops the superseded records (keeping the last state), so memory stays bounded by the live history. Locks
- * are process-local and expire after their `ttlMs`.
+ * are process-local, expire after their `ttlMs` and are renewable. An append repeating the session's last
+ * `appendId` is dropped.
  */
 export class MemoryStore implements SessionStore {
+  /** How long a session lock lives without renewal (see {@link SessionStore.lockTtlMs}). */
+  readonly lockTtlMs: number | undefined;
   private readonly sessions = new Map<string, SessionRecord[]>();
   private readonly locks = new Map<string, { token: string; expiresAt: number }>();
+  private readonly lastAppend = new Map<string, string>();
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.lockTtlMs = checkLockTtl(options.lockTtlMs);
+  }
 
   /** Loads a session (a deep copy), or `undefined` when it does not exist. */
   async load(sessionId: string): Promise<SessionData | undefined> {
@@ -33,13 +49,21 @@ export class MemoryStore implements SessionStore {
     return foldSessionRecords({ sessionId, records });
   }
 
-  /** Appends copies of `messages` (an empty list writes nothing). */
-  async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+  /** Appends copies of `messages` (an empty list writes nothing; a repeated `appendId` neither). */
+  async append(sessionId: string, messages: readonly Message[], options?: AppendOptions): Promise<void> {
     if (messages.length === 0) return;
+    const appendId = options?.appendId;
+    if (appendId !== undefined) {
+      if (this.sessions.has(sessionId) && this.lastAppend.get(sessionId) === appendId) return;
+      this.lastAppend.set(sessionId, appendId);
+    }
     const at = Date.now();
     const copies = structuredClone(messages) as Message[];
     const records = copies.map(
-      (message): SessionRecord => ({ v: SESSION_RECORD_VERSION, type: "message", at, message }),
+      (message): SessionRecord =>
+        appendId === undefined
+          ? { v: SESSION_RECORD_VERSION, type: "message", at, message }
+          : { v: SESSION_RECORD_VERSION, type: "message", at, message, appendId },
     );
     this.records(sessionId).push(...records);
   }
@@ -82,6 +106,7 @@ export class MemoryStore implements SessionStore {
   /** Deletes a session (its lock, if held, stays held). */
   async delete(sessionId: string): Promise<void> {
     this.sessions.delete(sessionId);
+    this.lastAppend.delete(sessionId);
   }
 
   /** Takes the session's in-process lock, or resolves `undefined` while another unexpired holder has it. */
@@ -94,6 +119,12 @@ export class MemoryStore implements SessionStore {
     return {
       release: async () => {
         if (this.locks.get(sessionId)?.token === token) this.locks.delete(sessionId);
+      },
+      renew: async () => {
+        const current = this.locks.get(sessionId);
+        if (current?.token !== token || current.expiresAt <= Date.now()) return false;
+        current.expiresAt = Date.now() + options.ttlMs;
+        return true;
       },
     };
   }

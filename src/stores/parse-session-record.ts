@@ -47,6 +47,9 @@ export function parseSessionRecord(options: ParseSessionRecordOptions): SessionR
       if (!isObject(value.message) || typeof value.message.role !== "string") {
         return fail("a stored message record has no message");
       }
+      if (value.appendId !== undefined && typeof value.appendId !== "string") {
+        return fail("a stored message record has an invalid append id");
+      }
       break;
     case "snapshot":
       if (!Array.isArray(value.messages) || !value.messages.every(isObject)) {

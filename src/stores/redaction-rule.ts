@@ -1,3 +1,5 @@
+import { TOKEN_REDACTION_RULES } from "./token-redaction-rules.js";
+
 /** One pattern of a redactor: what to find, and how to rewrite a match. */
 export interface RedactionRule {
   /** What the match is: the `kind` of the default `[REDACTED:kind]` marker. */
@@ -32,8 +34,10 @@ export const SECRET_KEY_NAME = new RegExp(`^${SECRET_NAME}$`, "i");
  * - `private_key`: PEM private keys (`-----BEGIN RSA PRIVATE KEY-----` ... `-----END RSA PRIVATE KEY-----`, the
  *   whole block; without an `END` line, the header and the base64 lines after it);
  * - `api_key`: OpenAI / Anthropic style keys: `sk-...`, `sk-proj-...`, `sk-ant-...` (20+ key characters, at least
- *   one digit, so words like `sk-learn` are left alone);
+ *   one digit, so words like `sk-learn` are left alone), also URL-encoded (`sk%2Dproj%2D...`);
  * - `bearer_token`: the token after `Bearer ` (12+ token characters with a digit; the word `Bearer` is kept);
+ * - the service token shapes of `TOKEN_REDACTION_RULES`: GitHub, Slack, Stripe, Google, npm, JWTs,
+ *   `Authorization: Basic`, cookies, and `NAME_TOKEN=` / `NAME_SECRET=` / `NAME_KEY=` assignments;
  * - `secret`: the value of `api_key=...`, `"apiKey": "..."`, `password: ...`, `x-api-key: ...` pairs (the name,
  *   separator and quotes are kept, so JSON stays valid);
  * - `aws_access_key`: AWS access key ids (`AKIA...`, `ASIA...`);
@@ -42,15 +46,21 @@ export const SECRET_KEY_NAME = new RegExp(`^${SECRET_NAME}$`, "i");
 export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   {
     kind: "private_key",
+    // The body is base64, blanks and legacy header lines (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: ...`): any
+    // character but the start of a "-----" line, so a body never runs into the next BEGIN or END line and
+    // each character is scanned once (a lazy `[\s\S]*?` to END rescans up to 16 KiB at every BEGIN).
     regex:
-      /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY-----(?:[\s\S]{0,16384}?-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY-----|[A-Za-z0-9+/=\s]{0,16384})/g,
+      /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,.()]|-(?!----)){0,16384}(?:-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY-----)?/g,
     triggers: ["private key-----"],
     replace: (marker) => marker,
   },
   {
     kind: "api_key",
-    regex: /\bsk-(?=[A-Za-z0-9_-]{0,300}\d)[A-Za-z0-9_-]{20,300}/g,
-    triggers: ["sk-"],
+    // "%2D" is a URL-encoded "-"; it starts with a character the class lacks, so the alternation never
+    // backtracks, and its "2" cannot serve as the required digit. A key starts where no key character is
+    // before it, so the look-ahead scans a run such as "sk-sk-sk-..." once, not from each "sk-" in it.
+    regex: /(?<![\w-])sk(?:-|%2[Dd])(?=(?:[A-Za-z0-9_-]|%2[Dd]){0,300}\d)(?:[A-Za-z0-9_-]|%2[Dd]){20,300}/g,
+    triggers: ["sk-", "sk%2d"],
     replace: (marker) => marker,
   },
   {
@@ -59,10 +69,11 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
     triggers: ["bearer"],
     replace: keepPrefix,
   },
+  ...TOKEN_REDACTION_RULES,
   {
     kind: "secret",
     regex: new RegExp(
-      `\\b(?<pre>${SECRET_NAME}["']?\\s{0,5}[:=]\\s{0,5})(?:"(?<dq>(?:[^"\\\\\\n]|\\\\.){1,4096})"|'(?<sq>[^'\\n]{1,4096})'|[^\\s"'\\\\,;&}\\]\\[]{1,4096})`,
+      `(?<![\\w-])(?<pre>${SECRET_NAME}["']?[ \\t]{0,5}[:=][ \\t]{0,5})(?:"(?<dq>(?:[^"\\\\\\n]|\\\\.){1,4096})"|'(?<sq>[^'\\n]{1,4096})'|[^\\s"'\\\\,;&}\\]\\[]{1,4096})`,
       "gi",
     ),
     triggers: ["key", "secret", "passw", "pwd", "token"],
@@ -79,7 +90,10 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   },
   {
     kind: "email",
-    regex: /\b[A-Za-z0-9._%+-]{1,64}@(?!\d{1,3}x\.)(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}\b/g,
+    // A local part starts where the previous character cannot belong to one, so a run such as "a.a.a.a..."
+    // is scanned once, not from each of its characters.
+    regex:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@(?!\d{1,3}x\.)(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}\b/g,
     triggers: ["@"],
     replace: (marker) => marker,
   },

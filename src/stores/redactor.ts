@@ -9,7 +9,9 @@ export interface RedactorOptions {
   /**
    * The replacement of every match. Default: `[REDACTED]` for custom patterns, and a typed marker for the
    * default ones: `[REDACTED:api_key]`, `[REDACTED:bearer_token]`, `[REDACTED:secret]`,
-   * `[REDACTED:aws_access_key]`, `[REDACTED:private_key]`, `[REDACTED:email]`. When set, it is used for every
+   * `[REDACTED:aws_access_key]`, `[REDACTED:private_key]`, `[REDACTED:email]`, `[REDACTED:github_token]`,
+   * `[REDACTED:slack_token]`, `[REDACTED:stripe_key]`, `[REDACTED:google_api_key]`, `[REDACTED:npm_token]`,
+   * `[REDACTED:jwt]`, `[REDACTED:basic_auth]`, `[REDACTED:cookie]`. When set, it is used for every
    * match, default or custom.
    */
   replacement?: string;
@@ -36,10 +38,13 @@ const MIN_DEFAULT_MATCH = 6;
 
 /**
  * Creates a {@link Redactor}. The default patterns find OpenAI / Anthropic API keys (`sk-...`, `sk-proj-...`,
- * `sk-ant-...`), `Bearer` tokens, `api_key=...` / `"apiKey": "..."` / `password: ...` style pairs, AWS access
- * key ids (`AKIA...`), PEM private keys and email addresses. It is cheap: the regexes are compiled once,
- * bounded (no catastrophic backtracking), and a default pattern only runs when the text contains one of its
- * trigger substrings.
+ * `sk-ant-...`, also URL-encoded), `Bearer` tokens, GitHub (`ghp_`, `gho_`, `ghs_`, `github_pat_`), Slack
+ * (`xox?-`), Stripe (`sk_live_`, `rk_live_`, `sk_test_`), Google (`AIza`) and npm (`npm_`) tokens, JWTs,
+ * `Authorization: Basic` credentials, cookie headers, `api_key=...` / `"apiKey": "..."` / `password: ...` /
+ * `NAME_TOKEN=...` / `NAME_SECRET=...` / `NAME_KEY=...` style pairs, AWS access key ids (`AKIA...`), PEM private
+ * keys and email addresses. It is cheap: the regexes are compiled once, linear in the text's length (no
+ * catastrophic backtracking, no rescanning: 1 MB of adversarial text takes milliseconds), and a default
+ * pattern only runs when the text contains one of its trigger substrings.
  */
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const useDefaults = options.defaults ?? true;

@@ -229,6 +229,64 @@ export function describeSessionStoreContract(options: SessionStoreContractOption
       await fresh!.release();
     });
 
+    it("an append repeating the last appendId writes nothing (a retried append is applied once)", async () => {
+      const sessionId = newId("idempotent");
+      await store.append(sessionId, [user("a1"), user("a2")], { appendId: "append-a" });
+      await store.append(sessionId, [user("a1"), user("a2")], { appendId: "append-a" });
+      await store.append(sessionId, [user("b")], { appendId: "append-b" });
+      await store.append(sessionId, [user("b")], { appendId: "append-b" });
+      await store.append(sessionId, [user("no id")]);
+      await store.append(sessionId, [user("no id")]);
+      expect((await store.load(sessionId))?.messages.map((m) => m.content)).toEqual([
+        "a1",
+        "a2",
+        "b",
+        "no id",
+        "no id",
+      ]);
+    });
+
+    it("load drops a repeated append that reached storage twice (same appendId after other records)", async () => {
+      const sessionId = newId("dedupe-on-load");
+      await store.append(sessionId, [user("first"), user("second")], { appendId: "append-x" });
+      await store.append(sessionId, [user("third")], { appendId: "append-y" });
+      for (const content of ["first", "second"]) {
+        await writeRawRecord(store, sessionId, {
+          v: 1,
+          type: "message",
+          at: Date.now(),
+          message: user(content),
+          appendId: "append-x",
+        });
+      }
+      expect((await store.load(sessionId))?.messages.map((m) => m.content)).toEqual([
+        "first",
+        "second",
+        "third",
+      ]);
+    });
+
+    it("renew extends a held lock, and reports a released or lost one", async () => {
+      const sessionId = newId("renew");
+      const lock = await store.lock(sessionId, { ttlMs: 300 });
+      expect(lock?.renew).toBeTypeOf("function");
+      for (let round = 0; round < 4; round++) {
+        await sleep(120);
+        expect(await lock!.renew!()).toBe(true);
+      }
+      // 480 ms after it was taken, a 300 ms lock renewed in time is still held.
+      expect(await store.lock(sessionId, { ttlMs: 30_000 })).toBeUndefined();
+      await lock!.release();
+      expect(await lock!.renew!()).toBe(false);
+      const lapsed = await store.lock(sessionId, { ttlMs: 150 });
+      await sleep(400);
+      const successor = await store.lock(sessionId, { ttlMs: 30_000 });
+      expect(successor).toBeDefined();
+      expect(await lapsed!.renew!()).toBe(false);
+      expect(await store.lock(sessionId, { ttlMs: 30_000 })).toBeUndefined();
+      await successor!.release();
+    });
+
     it("concurrent appends all land, each call's messages together and in order", async () => {
       const sessionId = newId("concurrent");
       await Promise.all(

@@ -9,7 +9,17 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** One persisted record of a session (versioned; stores keep them in order). */
 export type SessionRecord =
   /** A message appended to the history. */
-  | { v: 1; type: "message"; at: number; message: Message }
+  | {
+      v: 1;
+      type: "message";
+      at: number;
+      message: Message;
+      /**
+       * The id of the `append` call that wrote the record (every record of one call shares it). A repeated
+       * call with the same id is dropped by the store, and by `load` as a last line of defence.
+       */
+      appendId?: string;
+    }
   /** The whole history replaced (after compaction): later loads start from here. */
   | { v: 1; type: "snapshot"; at: number; messages: Message[] }
   /** The session's key-value state replaced (working memory, paused runs). */
@@ -29,6 +39,23 @@ export interface SessionData {
 /** A held session lock; `release` is idempotent. */
 export interface SessionLock {
   release(): Promise<void>;
+  /**
+   * Extends the lock by its `ttlMs` from now. Resolves `true` while this holder still has the lock, `false`
+   * when it was lost (it expired and another holder took it, or it was removed); rejects when the backend
+   * cannot be reached. The session layer calls it every `ttlMs / 3` while the run lives. Optional for custom
+   * stores (their locks are then not renewed), implemented by every built-in store.
+   */
+  renew?(): Promise<boolean>;
+}
+
+/** Options of {@link SessionStore.append}. */
+export interface AppendOptions {
+  /**
+   * Makes the append idempotent: a store that already applied an append with this id (the reply was lost,
+   * the caller retried) applies nothing. The session layer gives every append a fresh id and reuses it only
+   * to retry that same append. Every built-in store honours it; a custom store may ignore it.
+   */
+  appendId?: string;
 }
 
 /** Summary of a stored session, from `list`. */
@@ -49,8 +76,8 @@ export interface SessionInfo {
 export interface SessionStore {
   /** Loads a session, or `undefined` when it does not exist. */
   load(sessionId: string): Promise<SessionData | undefined>;
-  /** Appends messages to a session's history (creating the session). */
-  append(sessionId: string, messages: readonly Message[]): Promise<void>;
+  /** Appends messages to a session's history (creating the session); see {@link AppendOptions}. */
+  append(sessionId: string, messages: readonly Message[], options?: AppendOptions): Promise<void>;
   /** Replaces the whole history (after compaction). */
   replace(sessionId: string, messages: readonly Message[]): Promise<void>;
   /** Replaces the session's key-value state. */
@@ -62,17 +89,27 @@ export interface SessionStore {
   /**
    * Takes the session's exclusive lock for a run, across processes where the backend allows. Resolves
    * `undefined` at once when another holder has it (the caller reports `SessionBusyError`). The lock expires
-   * after `ttlMs` if its holder dies.
+   * after `ttlMs` unless renewed (see {@link SessionLock.renew}), so a holder that dies frees it.
    */
   lock(sessionId: string, options: { ttlMs: number }): Promise<SessionLock | undefined>;
   /** Releases connections / handles. */
   close?(): Promise<void>;
+  /**
+   * How long (ms) a session lock of this store lives without renewal; the session layer renews it every
+   * third of that while the run lives. Optional; default {@link DEFAULT_SESSION_LOCK_TTL_MS}. Short values
+   * free the lock of a crashed process sooner.
+   */
+  readonly lockTtlMs?: number | undefined;
 }
+
+/** The default session lock lifetime without renewal: 60 s (renewed every 20 s while a run lives). */
+export const DEFAULT_SESSION_LOCK_TTL_MS = 60_000;
 
 /** A key-value store for tools and apps, on the same backends as {@link SessionStore}. */
 export interface StateStore {
   save(key: string, value: JsonValue): Promise<void>;
   load(key: string): Promise<JsonValue | undefined>;
-  clear(key: string): Promise<void>;
+  /** Removes `key` (no error when absent); with no key, removes every value of the store. */
+  clear(key?: string): Promise<void>;
   close?(): Promise<void>;
 }

@@ -48,6 +48,17 @@ export function describeStateStoreContract(options: StateStoreContractOptions): 
       expect(await store.load(key)).toBeUndefined();
     });
 
+    it("clear() with no key removes every value", async () => {
+      const keys = [newKey("all-a"), newKey("all-b/../ü"), newKey("all-c")];
+      for (const [index, key] of keys.entries()) await store.save(key, { index });
+      await store.clear();
+      for (const key of keys) expect(await store.load(key)).toBeUndefined();
+      await store.save(keys[0]!, "after");
+      expect(await store.load(keys[0]!)).toBe("after");
+      await store.clear();
+      await store.clear();
+    });
+
     it("round-trips every kind of JSON value", async () => {
       const values: JsonValue[] = [
         "text \u0000 ü 🌧️ \ud800",

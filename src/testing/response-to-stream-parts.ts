@@ -30,6 +30,11 @@ export function responseToStreamParts({
     }
     parts.push({ type: "tool-call-end", toolCall });
   }
-  parts.push({ type: "finish", usage: response.usage, finishReason: response.finishReason });
+  parts.push({
+    type: "finish",
+    usage: response.usage,
+    finishReason: response.finishReason,
+    ...(response.model !== undefined && { model: response.model }),
+  });
   return parts;
 }

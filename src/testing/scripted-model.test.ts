@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createEstimatingCounter } from "../context/create-estimating-counter.js";
+import { countMessages } from "../context/token-counter.js";
 import { AbortError } from "../errors/abort-error.js";
 import { AgentloopError } from "../errors/agentloop-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
@@ -10,6 +12,7 @@ import { ScriptedModel } from "./scripted-model.js";
 import type { ScriptedStep } from "./scripted-step.js";
 import { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
 
+const counter = createEstimatingCounter();
 const ask = (content: string): ModelRequest => ({ messages: [{ role: "user", content }] });
 
 async function drain(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
@@ -32,6 +35,10 @@ describe("ScriptedModel: generate", () => {
     expect(model.provider).toBe("scripted");
     expect(model.modelId).toBe("scripted");
     const first = await model.generate(ask("weather?"));
+    // Usage as production measures it (the estimating counter, as the context layer uses for "scripted").
+    const firstInput = countMessages({ counter, messages: ask("weather?").messages });
+    const call = (name: string, raw: string) => 3 + counter.countText(name) + counter.countText(raw);
+    const firstOutput = call("get_weather", '{"city":"Paris"}') + call("noop", "{}");
     expect(first).toEqual({
       text: "",
       toolCalls: [
@@ -43,13 +50,14 @@ describe("ScriptedModel: generate", () => {
         },
         { id: "mine", name: "noop", arguments: {}, rawArguments: "{}" },
       ],
-      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      usage: { inputTokens: firstInput, outputTokens: firstOutput, totalTokens: firstInput + firstOutput },
       finishReason: { unified: "tool-calls", raw: "tool-calls" },
     });
     const second = await model.generate(ask("and?"));
     expect(second.text).toBe("Sunny.");
     expect(second.toolCalls).toEqual([]);
-    expect(second.usage).toEqual({ inputTokens: 100, outputTokens: 5, totalTokens: 105 });
+    const sunny = counter.countText("Sunny.");
+    expect(second.usage).toEqual({ inputTokens: 100, outputTokens: sunny, totalTokens: 100 + sunny });
     expect(second.finishReason.unified).toBe("stop");
     expect(model.remaining).toBe(0);
   });

@@ -1,3 +1,5 @@
+import { loadTokenCounter } from "../context/load-token-counter.js";
+import type { TokenCounter } from "../context/token-counter.js";
 import { throwIfAborted } from "../errors/abort-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { sleep } from "../http/retry-policy.js";
@@ -27,6 +29,13 @@ export interface ScriptedModelOptions {
   argumentsChunkSize?: number;
   /** Wait between two stream parts, in ms (aborted by the call's signal). Default 0. */
   streamDelayMs?: number;
+  /**
+   * Counts the tokens of the usage each answer reports (for the fields its step does not give). Default: the
+   * counter the context layer uses for `modelId` (`loadTokenCounter`: the estimate for "scripted", the exact
+   * OpenAI tokenizer for OpenAI model ids when gpt-tokenizer is installed). Pass the agent's `context.counter`
+   * when it has one.
+   */
+  counter?: TokenCounter;
 }
 
 /** One recorded call of a {@link ScriptedModel}. */
@@ -39,7 +48,8 @@ export interface ScriptedModelCall {
 
 /**
  * A {@link Model} that plays scripted answers and records every call: the test double for anything that
- * takes a model. `generate` and `stream` answer the same step identically (folding the stream with
+ * takes a model. Each answer reports the usage production would see: input tokens as the context layer
+ * estimates the request, output tokens as it estimates the answer (a step's `usage` fields win). `generate` and `stream` answer the same step identically (folding the stream with
  * `StreamCollector` gives the `generate` response). Calls beyond the script fail loudly with
  * {@link UnexpectedModelCallError}; they are recorded too.
  *
@@ -60,6 +70,7 @@ export class ScriptedModel implements Model {
   private readonly chunkSize: ChunkSize;
   private readonly argumentsChunkSize: number;
   private readonly streamDelayMs: number;
+  private counter: TokenCounter | Promise<TokenCounter> | undefined;
   private callCount = 0;
 
   constructor(steps: ScriptedSteps, options: ScriptedModelOptions = {}) {
@@ -68,6 +79,7 @@ export class ScriptedModel implements Model {
     this.chunkSize = options.chunkSize ?? "word";
     this.argumentsChunkSize = options.argumentsChunkSize ?? 8;
     this.streamDelayMs = options.streamDelayMs ?? 0;
+    this.counter = options.counter;
     validateChunkSize({ argument: "chunkSize", value: this.chunkSize });
     validateChunkSize({ argument: "argumentsChunkSize", value: this.argumentsChunkSize });
     if (!Number.isFinite(this.streamDelayMs) || this.streamDelayMs < 0) {
@@ -97,7 +109,7 @@ export class ScriptedModel implements Model {
     const step = await this.resolveStep(request, callIndex);
     if (step.delayMs !== undefined && step.delayMs > 0) await sleep(step.delayMs, options?.signal);
     if (step.error !== undefined) throw step.error;
-    return buildScriptedResponse({ step, callIndex });
+    return buildScriptedResponse({ step, callIndex, request, counter: await this.tokenCounter() });
   }
 
   /**
@@ -118,7 +130,7 @@ export class ScriptedModel implements Model {
     const step = await this.resolveStep(request, callIndex);
     if (step.delayMs !== undefined && step.delayMs > 0) await sleep(step.delayMs, signal);
     const parts = responseToStreamParts({
-      response: buildScriptedResponse({ step, callIndex }),
+      response: buildScriptedResponse({ step, callIndex, request, counter: await this.tokenCounter() }),
       chunkSize: this.chunkSize,
       argumentsChunkSize: this.argumentsChunkSize,
     });
@@ -133,6 +145,13 @@ export class ScriptedModel implements Model {
     if (!failing) return;
     if (step.errorAs === "part") yield { type: "error", error: step.error };
     else throw step.error;
+  }
+
+  /** The counter of the usage estimates, loaded on first use (as the context layer loads it). */
+  private async tokenCounter(): Promise<TokenCounter> {
+    this.counter ??= loadTokenCounter({ modelId: this.modelId });
+    if (this.counter instanceof Promise) this.counter = await this.counter;
+    return this.counter;
   }
 
   private record(request: ModelRequest, mode: ScriptedModelCall["mode"]): number {

@@ -1,7 +1,9 @@
+import type { TokenCounter } from "../context/token-counter.js";
 import type { UnifiedFinishReason } from "../models/finish-reason.js";
 import { createToolCall, type ToolCall } from "../models/message.js";
-import type { ModelResponse } from "../models/model.js";
+import type { ModelRequest, ModelResponse } from "../models/model.js";
 import type { Usage } from "../models/usage.js";
+import { estimateScriptedUsage } from "./scripted-model-usage.js";
 
 /** A tool call a {@link ScriptedStep} answers with. */
 export interface ScriptedToolCall {
@@ -25,8 +27,10 @@ export interface ScriptedStep {
   /** A refusal message (streamed as `refusal-delta` parts). */
   refusal?: string;
   /**
-   * Token usage; missing fields take the defaults `inputTokens: 10`, `outputTokens: 5`, and `totalTokens`
-   * is their sum unless given.
+   * Token usage. Fields left out are estimated as production measures them, with the token counter the
+   * context layer uses for the model id: `inputTokens` the request's estimated size (messages and tool
+   * definitions), `outputTokens` the answer's (text, refusal, tool calls); `totalTokens` is their sum unless
+   * given.
    */
   usage?: Partial<Usage>;
   /** Default: `"tool-calls"` when there are tool calls, else `"stop"`. */
@@ -45,21 +49,35 @@ export interface ScriptedStep {
   errorAs?: "throw" | "part";
 }
 
-/** The usage a step reports when it gives none. */
+/**
+ * The usage steps reported before usage was estimated from the request and the answer.
+ *
+ * @deprecated No longer applied: a step without `usage` reports estimated usage (see {@link ScriptedStep.usage}).
+ * Give `usage: DEFAULT_SCRIPTED_USAGE` to a step to keep the old fixed numbers.
+ */
 export const DEFAULT_SCRIPTED_USAGE: Readonly<Usage> = Object.freeze({
   inputTokens: 10,
   outputTokens: 5,
   totalTokens: 15,
 });
 
+/** Options of {@link buildScriptedResponse}. */
+export interface BuildScriptedResponseOptions {
+  step: ScriptedStep;
+  callIndex: number;
+  /** The request answered (its size is the estimated `inputTokens`). */
+  request: ModelRequest;
+  /** Counts tokens for the usage estimate. */
+  counter: TokenCounter;
+}
+
 /** Builds the {@link ModelResponse} a step answers with (the `error` field is not looked at here). */
 export function buildScriptedResponse({
   step,
   callIndex,
-}: {
-  step: ScriptedStep;
-  callIndex: number;
-}): ModelResponse {
+  request,
+  counter,
+}: BuildScriptedResponseOptions): ModelResponse {
   const toolCalls: ToolCall[] = (step.toolCalls ?? []).map((call, i) =>
     createToolCall({
       id: call.id ?? `call_${callIndex}_${i}`,
@@ -69,25 +87,18 @@ export function buildScriptedResponse({
     }),
   );
   const unified = step.finishReason ?? (toolCalls.length > 0 ? "tool-calls" : "stop");
+  const text = step.text ?? "";
   const response: ModelResponse = {
-    text: step.text ?? "",
+    text,
     toolCalls,
-    usage: buildUsage(step.usage),
+    usage: estimateScriptedUsage({
+      counter,
+      request,
+      reply: { text, refusal: step.refusal, toolCalls },
+      given: step.usage,
+    }),
     finishReason: { unified, raw: unified },
   };
   if (step.refusal !== undefined && step.refusal !== "") response.refusal = step.refusal;
   return response;
-}
-
-function buildUsage(partial: Partial<Usage> | undefined): Usage {
-  const inputTokens = partial?.inputTokens ?? DEFAULT_SCRIPTED_USAGE.inputTokens;
-  const outputTokens = partial?.outputTokens ?? DEFAULT_SCRIPTED_USAGE.outputTokens;
-  const usage: Usage = {
-    inputTokens,
-    outputTokens,
-    totalTokens: partial?.totalTokens ?? inputTokens + outputTokens,
-  };
-  if (partial?.cachedInputTokens !== undefined) usage.cachedInputTokens = partial.cachedInputTokens;
-  if (partial?.reasoningTokens !== undefined) usage.reasoningTokens = partial.reasoningTokens;
-  return usage;
 }

@@ -1,3 +1,4 @@
+import type { ApprovalRequiredError } from "../errors/approval-required-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ToolCall } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
@@ -35,6 +36,12 @@ export interface ExecuteToolCallsOptions {
   defaultTimeoutMs?: number;
   /** Result limit of tools that set none (default 20 000 characters). */
   maxResultChars?: number;
+  /**
+   * Ids of calls a human approved. A call of a tool that `needsApproval` (for these arguments) whose id is not
+   * here is not run: its outcome fails with {@link ApprovalRequiredError}. The agent loop passes the calls
+   * approved when a paused run is resumed.
+   */
+  approved?: ReadonlySet<string> | undefined;
   /** Observer: a call is starting. A throw is caught and ignored. */
   onStart?: (call: ToolCall) => void;
   /** Observer: a call has its outcome (also aborted ones). A throw is caught and ignored. */
@@ -63,6 +70,8 @@ function positive(argument: string, value: number | undefined, fallback: number)
  *   resolves at once; unfinished calls get `{ ok: false, content: "aborted", error: { type: "AbortError" } }`.
  * - Results are strings as is, `undefined`/`null` as "(empty)", other values as JSON, truncated past the
  *   result limit with `…[truncated N characters]`.
+ * - A call of a tool that needs approval runs only when its id is in `approved`; otherwise its outcome fails
+ *   with {@link ApprovalRequiredError} (type "ApprovalRequiredError") and the tool is not called.
  * - `onStart` and `onEnd` are observers: whatever they throw is caught and ignored. `onEnd` sees every
  *   outcome exactly once, aborted ones included.
  */
@@ -93,5 +102,6 @@ export function executeToolCalls(options: ExecuteToolCallsOptions): Promise<Tool
     maxResultChars,
     onStart: options.onStart,
     onEnd: options.onEnd,
+    approved: options.approved,
   }).run();
 }

@@ -55,7 +55,11 @@ function findInText(text: string): { kind: string; secret: string } | undefined 
     // matchAll works on a copy of the regex: the shared rule's lastIndex is never touched.
     for (const match of text.matchAll(rule.regex)) {
       const secret = secretOf(match);
-      const weak = rule.kind === "secret" || rule.kind === "bearer_token";
+      const weak =
+        rule.kind === "secret" ||
+        rule.kind === "bearer_token" ||
+        rule.kind === "cookie" ||
+        rule.kind === "basic_auth";
       if (!weak || looksLikeCredential(secret)) return { kind: rule.kind, secret };
     }
   }

@@ -12,10 +12,16 @@ export {
   type ToolSecretFinding,
 } from "./find-secret-in-tool.js";
 export { EMPTY_RESULT, formatToolResult, truncateToolResult } from "./format-tool-result.js";
+export {
+  type CreateJsonSchemaValidatorOptions,
+  createJsonSchemaValidator,
+  type JsonSchemaValidator,
+} from "./json-schema-validator.js";
 export { isZodSchema, type ToolArgumentsResult } from "./resolve-tool-parameters.js";
 export {
   type ApprovalCheck,
   type JsonSchemaToolOptions,
+  type NoParametersToolOptions,
   type Tool,
   type ToolContext,
   tool,
@@ -26,4 +32,4 @@ export { ToolExecutionError } from "./tool-execution-error.js";
 export { ToolNotFoundError } from "./tool-not-found-error.js";
 export { ToolRegistry, type ToolRegistryExecuteContext } from "./tool-registry.js";
 export { ToolTimeoutError } from "./tool-timeout-error.js";
-export { validateJsonSchema } from "./validate-json-schema.js";
+export { type ValidateJsonSchemaOptions, validateJsonSchema } from "./validate-json-schema.js";

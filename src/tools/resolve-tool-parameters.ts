@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { JsonSchema } from "../models/model.js";
+import { describeValue } from "./describe-received.js";
 import { describeZodIssues } from "./describe-zod-issues.js";
 import { formatIssuePath } from "./format-issue-path.js";
+import { createJsonSchemaValidator } from "./json-schema-validator.js";
+import type { ZodSchemaLike } from "./standard-schema.js";
 import type { ToolArgumentIssue } from "./tool-arguments-error.js";
-import { validateJsonSchema } from "./validate-json-schema.js";
 
 /** The outcome of validating a tool call's arguments. */
 export type ToolArgumentsResult<Args> =
@@ -20,7 +22,7 @@ export interface ResolvedToolParameters {
 }
 
 /** True for a zod 4 schema (classic or mini), from any copy of zod 4. */
-export function isZodSchema(value: unknown): value is z.core.$ZodType {
+export function isZodSchema(value: unknown): value is ZodSchemaLike {
   return typeof value === "object" && value !== null && "_zod" in value && typeof value._zod === "object";
 }
 
@@ -131,24 +133,66 @@ function fromJsonSchema(parameters: JsonSchema): ResolvedToolParameters {
   }
   const jsonSchema = withoutDialect(copy);
   checkObjectSchema(jsonSchema);
+  // Built once per tool, from the schema as given (its `$schema` picks the draft).
+  const validate = createJsonSchemaValidator({ schema: copy });
   return {
     jsonSchema,
-    parseArguments: async (args) => {
-      const issues = validateJsonSchema({ schema: jsonSchema, value: args });
-      return issues.length === 0 ? { ok: true, value: args } : { ok: false, issues };
+    parseArguments: (args) => {
+      const issues = validate(args);
+      return Promise.resolve(issues.length === 0 ? { ok: true, value: args } : { ok: false, issues });
     },
+  };
+}
+
+/** The schema of a tool that takes no arguments, as sent to the model. */
+const NO_PARAMETERS_SCHEMA: JsonSchema = { type: "object", properties: {} };
+
+function noArguments(args: unknown): boolean {
+  return (
+    args === undefined || args === null || args === "" || (typeof args === "object" && !Array.isArray(args))
+  );
+}
+
+/**
+ * A tool without `parameters` takes no arguments: the model is offered an empty object schema, and whatever
+ * it sends that means "nothing" (`{}`, an empty string, `null`, or an object of stray fields) runs the tool
+ * with `{}`. Anything else (a number, an array, a non-empty string) is an issue.
+ */
+function withoutParameters(): ResolvedToolParameters {
+  const jsonSchema = structuredClone(NO_PARAMETERS_SCHEMA);
+  return {
+    jsonSchema,
+    parseArguments: (args) =>
+      Promise.resolve(
+        noArguments(args)
+          ? { ok: true, value: {} }
+          : {
+              ok: false,
+              issues: [
+                {
+                  path: "",
+                  expected: "no arguments (an empty object)",
+                  received: describeValue(args),
+                  message: `Expected no arguments (an empty object), received ${describeValue(args)}`,
+                },
+              ],
+            },
+      ),
   };
 }
 
 /**
  * Derives a tool's JSON Schema and argument parser from its `parameters` (a zod 4 schema — any Standard Schema
- * with Standard JSON Schema support — or a plain JSON Schema object). Called once per tool, at creation. Zod
+ * with Standard JSON Schema support —, a plain JSON Schema object, or `undefined` for a tool that takes no
+ * arguments: schema `{ type: "object", properties: {} }`, and `{}`, `""`, `null` or any object run it with `{}`). Called once per tool, at creation. Zod
  * schemas are converted through `schema["~standard"].jsonSchema.input({ target: "draft-2020-12" })` (the same
  * converter as `z.toJSONSchema(schema, { io: "input" })`: `.describe()` becomes `description`, defaulted fields
- * are optional) and `$schema` is dropped; plain schemas are deep-copied. Throws {@link InvalidArgumentError} when the schema cannot
+ * are optional) and `$schema` is dropped; plain schemas are deep-copied and validated by a validator built here
+ * (see `createJsonSchemaValidator`: `$ref`, `allOf`, `format` and the rest of JSON Schema). Throws {@link InvalidArgumentError} when the schema cannot
  * be converted or its top level is not `type: "object"`.
  */
 export function resolveToolParameters({ parameters }: { parameters: unknown }): ResolvedToolParameters {
+  if (parameters === undefined) return withoutParameters();
   if (isStandardSchema(parameters)) return fromStandardSchema(parameters);
   if (
     typeof parameters === "object" &&

@@ -1,3 +1,4 @@
+import { ApprovalRequiredError } from "../errors/approval-required-error.js";
 import type { ToolCall } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
@@ -29,6 +30,8 @@ export interface ToolBatchConfig {
   maxResultChars: number;
   onStart: ((call: ToolCall) => void) | undefined;
   onEnd: ((outcome: ToolOutcome) => void) | undefined;
+  /** Ids of gated calls a human approved; other calls of tools that need approval are not run. */
+  approved: ReadonlySet<string> | undefined;
 }
 
 type Failure = { type: string; message: string };
@@ -57,11 +60,12 @@ function callHook<T>(hook: ((value: T) => void) | undefined, value: T): void {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  try {
+    return typeof (value as { then?: unknown }).then === "function";
+  } catch {
+    return true; // a throwing `then` getter (a Proxy): Promise.resolve turns that into a rejection, reported
+  }
 }
 
 function failure(error: Error): Failure {
@@ -213,10 +217,30 @@ export class ToolBatch {
       );
       return;
     }
+    // The approval gate of every path that executes tools: a gated call runs only with a human's approval.
+    // Decided on the call's arguments as received, like the agent loop does before it pauses a turn.
+    if (tool.needsApproval !== false && this.config.approved?.has(run.call.id) !== true) {
+      Promise.resolve(run.call.arguments)
+        .then((args) => tool.requiresApproval(args))
+        .then(
+          (gated) => (gated ? this.refuse(run, tool) : this.invoke(run, tool, parsed.value)),
+          () => this.refuse(run, tool), // a failing check must not let the call through
+        );
+      return;
+    }
+    this.invoke(run, tool, parsed.value);
+  }
+
+  private refuse(run: CallRun, tool: Tool): void {
+    this.fail(run, new ApprovalRequiredError({ toolName: tool.name, toolCallId: run.call.id }));
+  }
+
+  private invoke(run: CallRun, tool: Tool, args: unknown): void {
+    if (run.done) return;
     const ctx = contextOf(run, this.config);
     let result: unknown;
     try {
-      result = tool.execute(parsed.value, ctx);
+      result = tool.execute(args, ctx);
     } catch (error) {
       this.fail(run, new ToolExecutionError({ toolName: tool.name, cause: error }));
       return;

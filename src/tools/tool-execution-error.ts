@@ -1,26 +1,34 @@
 import { AgentloopError, errorMarker, hasMarker } from "../errors/agentloop-error.js";
+import { describeThrown } from "../util/describe-thrown.js";
 
 const MARK_TOOLEXECUTIONERROR = errorMarker("ToolExecutionError");
 
-/** The type of a thrown value: its `name` (when set and not plain "Error"), else its constructor's name. */
+/**
+ * The type of a thrown value: its `name` (when set and not plain "Error"), else its constructor's name; for
+ * other values `typeof` (`"Proxy"` for a Proxy). Never throws (see `describeThrown`).
+ */
 export function errorTypeOf(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name && error.name !== "Error") return error.name;
-    const constructorName = error.constructor?.name;
-    return constructorName ? constructorName : "Error";
+  const { type, error: readable } = describeThrown(error);
+  if (readable === undefined) return type;
+  if (readable.name && readable.name !== "Error") return readable.name;
+  try {
+    const constructorName: unknown = (error as Error).constructor?.name;
+    return typeof constructorName === "string" && constructorName !== "" ? constructorName : "Error";
+  } catch {
+    return "Error";
   }
-  if (error === null) return "null";
-  return typeof error;
 }
 
-/** The message of a thrown value (its `message` for errors, else its string form). */
+/** The message of a thrown value (its `message` for errors, else its string form). Never throws. */
 export function errorMessageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
+  const { type, text, error: readable } = describeThrown(error);
+  if (readable !== undefined) return readable.message;
   if (typeof error === "string") return error;
+  if (type === "Proxy" || type === "Error") return text;
   try {
     return JSON.stringify(error) ?? String(error);
   } catch {
-    return String(error);
+    return text;
   }
 }
 

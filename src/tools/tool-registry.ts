@@ -1,11 +1,17 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ModelToolSpec } from "../models/model.js";
+import { checkToolSecrets } from "./check-tool-secrets.js";
 import { executeToolCalls, type ToolOutcome } from "./execute-tool-calls.js";
-import { findSecretInTool } from "./find-secret-in-tool.js";
 import type { Tool, ToolContext } from "./tool.js";
 
-/** Options of {@link ToolRegistry.execute}: the parts of a {@link ToolContext} to use (all optional). */
-export type ToolRegistryExecuteContext = Partial<Pick<ToolContext, "signal" | "toolCallId" | "step">>;
+/**
+ * Options of {@link ToolRegistry.execute}: the parts of a {@link ToolContext} to use (all optional), and
+ * `approved: true` when a human approved this call of a tool that `needsApproval` (without it such a call is
+ * not run: its outcome fails with `ApprovalRequiredError`).
+ */
+export type ToolRegistryExecuteContext = Partial<Pick<ToolContext, "signal" | "toolCallId" | "step">> & {
+  approved?: boolean;
+};
 
 function isTool(value: unknown): value is Tool {
   if (typeof value !== "object" || value === null) return false;
@@ -18,15 +24,6 @@ function isTool(value: unknown): value is Tool {
     candidate.spec !== null
   );
 }
-
-/** How an error message names each kind of secret {@link findSecretInTool} reports. */
-const SECRET_KINDS: { readonly [kind: string]: string } = {
-  api_key: "an API key",
-  bearer_token: "a bearer token",
-  secret: "a credential value",
-  aws_access_key: "an AWS access key id",
-  private_key: "a private key",
-};
 
 /**
  * The tools an agent can call, by name. `schemas()` returns the same array every time until a tool is
@@ -47,7 +44,7 @@ export class ToolRegistry {
   /**
    * Adds a tool. Throws {@link InvalidArgumentError} if it is not a tool, its name is taken, or its description
    * (or a description in its parameters' schema) contains what looks like a secret: an API key, a bearer token,
-   * a password or a private key (see {@link findSecretInTool}); the message names the tool, the kind of secret
+   * a password or a private key (see `findSecretInTool`); the message names the tool, the kind of secret
    * and where it is, never the secret itself.
    */
   register(tool: Tool): this {
@@ -59,17 +56,7 @@ export class ToolRegistry {
         message: `a tool named "${tool.name}" is already registered`,
       });
     }
-    const secret = findSecretInTool({ tool });
-    if (secret !== undefined) {
-      throw new InvalidArgumentError({
-        argument: "tool",
-        message:
-          `tool "${tool.name}" has what looks like ${SECRET_KINDS[secret.kind] ?? "a secret"} (${secret.kind}) ` +
-          `in its ${secret.location} ` +
-          `(starting "${secret.preview}"); descriptions are sent to the model provider on every request, so keep ` +
-          "secrets out of them (read them in execute() instead)",
-      });
-    }
+    checkToolSecrets({ tool });
     this.tools.set(tool.name, tool);
     this.cachedSchemas = undefined;
     this.cachedNames = undefined;
@@ -117,7 +104,7 @@ export class ToolRegistry {
   /**
    * Runs one call of tool `name` with `args` (not yet validated) through {@link executeToolCalls} and resolves
    * with its outcome; never rejects for tool failures. `ctx` may give the signal, call id (default
-   * `"call_<n>"`) and step (default 0).
+   * `"call_<n>"`), step (default 0) and `approved` (a gated tool runs only with `approved: true`).
    */
   async execute(name: string, args: unknown, ctx: ToolRegistryExecuteContext = {}): Promise<ToolOutcome> {
     this.callCount++;
@@ -133,6 +120,7 @@ export class ToolRegistry {
       registry: this,
       step: ctx.step ?? 0,
       ...(ctx.signal !== undefined && { signal: ctx.signal }),
+      ...(ctx.approved === true && { approved: new Set([call.id]) }),
     });
     return outcomes[0] as ToolOutcome;
   }

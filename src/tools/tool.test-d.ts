@@ -51,12 +51,18 @@ describe("tool types", () => {
   });
 
   it("rejects an execute that misuses the arguments", () => {
-    // @ts-expect-error n is a number, not a string (no overload accepts it)
     tool({
       name: "t",
       description: "",
+      // @ts-expect-error n is a number, not a string (no overload accepts it)
       parameters: z.object({ n: z.number() }),
       execute: ({ n }: { n: string }) => n,
     });
+  });
+
+  it("types a tool without parameters as taking no arguments", () => {
+    const now = tool({ name: "now", description: "", execute: (args) => Object.keys(args).length });
+    expectTypeOf(now).toEqualTypeOf<Tool<Record<string, never>, number>>();
+    expectTypeOf(now).toExtend<Tool>();
   });
 });

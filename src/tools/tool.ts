@@ -1,8 +1,8 @@
-import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { JsonSchema, ModelToolSpec } from "../models/model.js";
 import type { RunState } from "../sessions/run-state.js";
 import { resolveToolParameters, type ToolArgumentsResult } from "./resolve-tool-parameters.js";
+import type { InferSchemaOutput, StandardSchemaV1 } from "./standard-schema.js";
 
 /** What a running tool receives besides its arguments. */
 export interface ToolContext {
@@ -34,8 +34,11 @@ export interface Tool<Args = unknown, Result = unknown> {
   readonly name: string;
   /** What the tool does, for the model. */
   readonly description: string;
-  /** The zod schema or JSON Schema given at creation. */
-  readonly parameters: z.core.$ZodType | JsonSchema;
+  /**
+   * The zod schema or JSON Schema given at creation; for a tool created without `parameters`, its no-argument
+   * schema (the same object as {@link Tool.jsonSchema}).
+   */
+  readonly parameters: StandardSchemaV1 | JsonSchema;
   /** The arguments' JSON Schema, computed once at creation (top-level `type: "object"`). */
   readonly jsonSchema: JsonSchema;
   /** The tool as the model sees it (`parameters` is {@link Tool.jsonSchema}); the same object every time. */
@@ -81,9 +84,12 @@ interface ToolOptionsBase<Args, Result> {
   maxResultChars?: number;
 }
 
-/** Options of {@link tool} with a zod schema: the arguments' type is inferred from it. */
-export interface ZodToolOptions<Schema extends z.core.$ZodType, Result>
-  extends ToolOptionsBase<z.output<Schema>, Result> {
+/**
+ * Options of {@link tool} with a zod 4 schema (or any Standard Schema with JSON Schema support): the arguments'
+ * type is inferred from it.
+ */
+export interface ZodToolOptions<Schema extends StandardSchemaV1, Result>
+  extends ToolOptionsBase<InferSchemaOutput<Schema>, Result> {
   /** A zod schema of the arguments object. */
   parameters: Schema;
 }
@@ -93,6 +99,15 @@ export interface JsonSchemaToolOptions<Result, Args extends Record<string, unkno
   extends ToolOptionsBase<Args, Result> {
   /** A JSON Schema of the arguments object (top-level `type: "object"`). */
   parameters: JsonSchema;
+}
+
+/**
+ * Options of {@link tool} without `parameters`: a tool that takes no arguments. The model is offered
+ * `{ type: "object", properties: {} }`; the call runs with `{}` whether the model sends `{}`, `""` or `null`.
+ */
+export interface NoParametersToolOptions<Result> extends ToolOptionsBase<Record<string, never>, Result> {
+  /** Leave out (or `undefined`): the tool takes no arguments. */
+  parameters?: undefined;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -105,7 +120,7 @@ function checkOptionalBoolean(argument: string, value: unknown): void {
   if (value !== undefined && typeof value !== "boolean") throw invalid(argument, "expected a boolean");
 }
 
-function checkOptions(options: ToolOptionsBase<never, unknown> & { parameters: unknown }): void {
+function checkOptions(options: ToolOptionsBase<never, unknown> & { parameters?: unknown }): void {
   if (options === null || typeof options !== "object") throw invalid("options", "expected an options object");
   const { name, description, execute, timeoutMs, maxResultChars, needsApproval } = options;
   if (typeof name !== "string" || !TOOL_NAME.test(name)) {
@@ -137,9 +152,10 @@ function checkOptions(options: ToolOptionsBase<never, unknown> & { parameters: u
 }
 
 /**
- * Defines a tool. `parameters` is a zod schema (the arguments' type is inferred from it) or a plain JSON
- * Schema object (arguments are `Record<string, unknown>`, validated by a built-in validator for the common
- * subset). The JSON Schema sent to the model is computed here, once. Throws {@link InvalidArgumentError} for
+ * Defines a tool. `parameters` is a zod schema (the arguments' type is inferred from it), a plain JSON
+ * Schema object (arguments are `Record<string, unknown>`, validated against the whole schema: `$ref`, `allOf`,
+ * `format`, …), or left out for a tool that takes no arguments. The JSON Schema sent to the model and the
+ * argument validator are made here, once. Throws {@link InvalidArgumentError} for
  * an invalid name (`^[a-zA-Z0-9_-]{1,64}$`), a non-string description, a schema whose top level is not an
  * object, or invalid options.
  *
@@ -151,9 +167,9 @@ function checkOptions(options: ToolOptionsBase<never, unknown> & { parameters: u
  *   execute: async ({ city }, { signal }) => fetchWeather(city, { signal }),
  * });
  */
-export function tool<Schema extends z.core.$ZodType, Result>(
+export function tool<Schema extends StandardSchemaV1, Result>(
   options: ZodToolOptions<Schema, Result>,
-): Tool<z.output<Schema>, Result>;
+): Tool<InferSchemaOutput<Schema>, Result>;
 /**
  * Defines a tool whose `parameters` is a plain JSON Schema: arguments are validated against it and typed as a
  * record, or as `Args` when given (`tool<{ city: string }>({ ... })` — the schema must match it).
@@ -161,8 +177,15 @@ export function tool<Schema extends z.core.$ZodType, Result>(
 export function tool<Args extends Record<string, unknown> = Record<string, unknown>, Result = unknown>(
   options: JsonSchemaToolOptions<Result, Args>,
 ): Tool<Args, Result>;
+/**
+ * Defines a tool that takes no arguments (no `parameters`): it is offered to the model with an empty object
+ * schema and runs with `{}`, also when the model sends `""` or `null` as its arguments.
+ */
+export function tool<Result = unknown>(
+  options: NoParametersToolOptions<Result>,
+): Tool<Record<string, never>, Result>;
 export function tool(
-  options: ToolOptionsBase<never, unknown> & { parameters: unknown },
+  options: ToolOptionsBase<never, unknown> & { parameters?: unknown },
 ): Tool<never, unknown> {
   checkOptions(options);
   const { jsonSchema, parseArguments } = resolveToolParameters({ parameters: options.parameters });
@@ -170,7 +193,7 @@ export function tool(
   const created: Tool<never, unknown> = {
     name: options.name,
     description: options.description,
-    parameters: options.parameters as z.core.$ZodType | JsonSchema,
+    parameters: (options.parameters ?? jsonSchema) as StandardSchemaV1 | JsonSchema,
     jsonSchema,
     spec: Object.freeze({ name: options.name, description: options.description, parameters: jsonSchema }),
     timeoutMs: options.timeoutMs,

@@ -79,13 +79,17 @@ describe("validateJsonSchema", () => {
     ]);
   });
 
-  it("ignores unsupported keywords and does not look at the prototype", () => {
+  it("checks $ref and format (no longer ignored) and does not look at the prototype", () => {
     const odd = {
       type: "object",
-      properties: { a: { $ref: "#/x", format: "email" } },
+      $defs: { mail: { type: "string", format: "email" } },
+      properties: { a: { $ref: "#/$defs/mail" }, b: { format: "no-such-format" } },
       required: ["constructor"],
     };
-    expect(validateJsonSchema({ schema: odd, value: { a: "not-an-email", constructor: 1 } })).toEqual([]);
+    const issues = validateJsonSchema({ schema: odd, value: { a: "not-an-email", b: "x", constructor: 1 } });
+    expect(issues.map(({ path, expected }) => `${path}|${expected}`)).toEqual([
+      'a|an email address (format "email")',
+    ]);
     expect(validateJsonSchema({ schema: odd, value: {} }).map((i) => i.path)).toEqual(["constructor"]);
   });
 });

@@ -4,6 +4,7 @@ import { isRetryableStatus, ModelCallError } from "../errors/model-call-error.js
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import type { ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
+import { describeFailure } from "../util/to-error.js";
 import type { RecordedError, RecordedModelRequest } from "./trace-types.js";
 
 /**
@@ -28,8 +29,9 @@ export function toRecordedResponse(response: ModelResponse): Omit<ModelResponse,
 
 /** The recorded form of a thrown value: its name, message and, when present, HTTP status and code. */
 export function toRecordedError(error: unknown): RecordedError {
-  if (!(error instanceof Error)) return { name: "Error", message: String(error) };
-  const recorded: RecordedError = { name: error.name, message: error.message };
+  // Safe for any thrown value (a Proxy, a throwing getter): described by the loop's own normaliser.
+  const recorded: RecordedError = describeFailure(error);
+  if (recorded.name === "ThrownValueError") return recorded;
   const { status, code } = error as { status?: unknown; code?: unknown };
   if (typeof status === "number") recorded.status = status;
   if (typeof code === "string") recorded.code = code;
@@ -77,6 +79,11 @@ export function responseToParts(response: Omit<ModelResponse, "raw">): ModelStre
     parts.push({ type: "tool-call-end", toolCall });
   }
   if (response.providerData !== undefined) parts.push({ type: "provider-data", data: response.providerData });
-  parts.push({ type: "finish", usage: response.usage, finishReason: response.finishReason });
+  parts.push({
+    type: "finish",
+    usage: response.usage,
+    finishReason: response.finishReason,
+    ...(response.model !== undefined && { model: response.model }),
+  });
   return parts;
 }

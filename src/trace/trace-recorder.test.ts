@@ -48,6 +48,7 @@ describe("TraceRecorder: a multi-turn tool run", () => {
       "model_request",
       "model_response",
       "event:model_call",
+      "event:error", // UnpricedModel: the scripted model has no price (a warning, once per run)
       "event:thought",
       "event:action",
       "event:observation",

@@ -52,6 +52,8 @@ function makeAgent(extra: Partial<AgentOptions> = {}): Agent {
     model: createOpenAI({ baseURL: server.url, apiKey: "k", retry: { maxRetries: 0 } })("mock-model"),
     tools: [tally],
     system: "You tally.",
+    // A known price: an unpriced model adds a non-fatal UnpricedModel event to every run's stream.
+    pricing: { "mock-model": { inputPerMTok: 0, outputPerMTok: 0 } },
     ...extra,
   });
 }

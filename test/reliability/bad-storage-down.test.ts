@@ -221,20 +221,57 @@ describe("bad storage: a store that fails on write after the model answered", ()
     expect(await store.lock("s", { ttlMs: 1_000 })).toBeDefined();
   });
 
-  it("a write that fails once is retried by the final flush: nothing is lost", async () => {
+  /** A MemoryStore whose appends number `failing` fail (after applying the write when `applied`). */
+  const flakyStore = (failing: readonly number[], applied = false) => {
     let calls = 0;
-    const store = new (class extends MemoryStore {
-      override async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+    return new (class extends MemoryStore {
+      override async append(
+        sessionId: string,
+        messages: readonly Message[],
+        options?: { appendId?: string },
+      ): Promise<void> {
         calls++;
-        if (calls === 2) throw new StoreError({ message: "blip", operation: "append", sessionId });
-        await super.append(sessionId, messages);
+        if (failing.includes(calls)) {
+          // A reply lost after the write was applied, or a write that never happened.
+          if (applied) await super.append(sessionId, messages, options);
+          throw new StoreError({ message: "blip", operation: "append", sessionId });
+        }
+        await super.append(sessionId, messages, options);
       }
     })();
-    const result = await new Agent({ model: script(), tools: [lookup], store }).run("go", { sessionId: "s" });
-    expect(result.stopReason).toBe("error");
-    expect(result.error?.message).toContain("blip");
-    const stored = await store.load("s");
-    expect(stored?.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
-    expect(stored?.messages).toEqual(result.messages);
+  };
+
+  it("a write that fails once is retried at once with its append id: the run goes on, nothing lost", async () => {
+    for (const applied of [false, true]) {
+      const store = flakyStore([1], applied);
+      const result = await new Agent({ model: script(), tools: [lookup], store }).run("go", {
+        sessionId: "s",
+      });
+      expect(result.stopReason).toBe("completed");
+      const stored = await store.load("s");
+      expect(stored?.messages).toEqual(result.messages);
+      expect(stored?.messages.map((m) => m.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+      ]);
+    }
+  });
+
+  it("a write that fails twice ends the run; the final flush stores the step once", async () => {
+    for (const applied of [false, true]) {
+      const store = flakyStore([2, 3], applied);
+      const result = await new Agent({ model: script(), tools: [lookup], store }).run("go", {
+        sessionId: "s",
+      });
+      expect(result.stopReason).toBe("error");
+      expect(result.error?.message).toContain("blip");
+      const stored = await store.load("s");
+      expect(stored?.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
+      expect(stored?.messages).toEqual(result.messages);
+    }
   });
 });

@@ -124,7 +124,7 @@ describe("bad user input: invalid Agent options throw InvalidArgumentError at co
 
   it.each([
     ["an unknown provider", "foo:bar", "model", '"foo:bar"'],
-    ["a model id without provider", "gpt-4o", "model", "openai, anthropic"],
+    ["a model id without provider whose provider is not obvious", "llama3.2", "model", "openai, anthropic"],
     ["an empty string", "", "model", "<provider>:<model-id>"],
     ["a provider without model id", "openai:", "model", '"openai:"'],
     ["a blank model id", "openai:   ", "model", '"openai:   "'],

@@ -200,7 +200,13 @@ describe("keys in the conversation", () => {
       { text: `Your key ${toolKey} is set.` },
     ]);
     const sessions = path.join(dir, "content-sessions");
-    const agent = new Agent({ model, tools: [lookup], store: new FileStore({ dir: sessions }) });
+    // Stored redaction is opt-in (the stored conversation is what the model sees on later runs).
+    const agent = new Agent({
+      model,
+      tools: [lookup],
+      store: new FileStore({ dir: sessions }),
+      redact: true,
+    });
     const result = await agent.run(`my key is ${userKey}`, { sessionId: "chat" });
     expect(result.stopReason).toBe("completed");
     // The run itself keeps the content (documented: only what is persisted is redacted).

@@ -8,7 +8,10 @@ import { ensureCliBuilt } from "./ensure-cli-built.js";
 
 /** Helpers of a CLI process test file (see {@link useCliTestEnv}). */
 export interface CliTestEnv {
-  /** Starts a mock OpenAI server (closed after the test) and the environment that points the CLI at it. */
+  /**
+   * Starts a mock OpenAI server (closed after the test) and the environment that points the CLI at it (with
+   * `AGENTLOOP_MODEL=openai:gpt-4o-mini`, as a custom base URL needs its model named).
+   */
   mockServer(options?: {
     script?: MockScript;
     wordsPerEvent?: number;
@@ -38,7 +41,13 @@ export function useCliTestEnv(): CliTestEnv {
     async mockServer({ script, wordsPerEvent = 3 } = {}) {
       const server = await startMockOpenAIServer({ ...(script !== undefined && { script }), wordsPerEvent });
       servers.push(server);
-      return { server, env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key" } };
+      // A custom base URL needs its model named (AGENTLOOP_MODEL or --model).
+      const env = {
+        OPENAI_BASE_URL: server.url,
+        OPENAI_API_KEY: "test-key",
+        AGENTLOOP_MODEL: "openai:gpt-4o-mini",
+      };
+      return { server, env };
     },
     async workdir(name) {
       const path = join(dir, name);

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { checkToolSecrets } from "../../tools/check-tool-secrets.js";
 import type { Tool } from "../../tools/tool.js";
 import { DEFAULT_MCP_TIMEOUT_MS } from "./mcp-connection.js";
 import type { McpToolsOptions } from "./mcp-options.js";
@@ -42,8 +43,10 @@ export class McpRegistry {
   /**
    * Connects server `name` (see `mcpTools` for `options`) and adds its tools. The prefix defaults to
    * `` `${name}_` `` (pass `prefix: ""` for none), the server label in errors to `name`. Rejects with
-   * `InvalidArgumentError` when `name` is taken or invalid, or when a tool name clashes with one of another
-   * server (the new server is closed then); with `McpConnectionError` when the server cannot be reached.
+   * `InvalidArgumentError` when `name` is taken or invalid, when a tool name clashes with one of another
+   * server, or when a tool's description (or a description in its input schema) holds what looks like a secret
+   * (the check of `ToolRegistry.register`; the new server is closed then, and `exclude` leaves such a tool
+   * out); with `McpConnectionError` when the server cannot be reached.
    */
   async add(name: string, options: McpToolsOptions): Promise<McpToolSet> {
     if (typeof name !== "string" || name === "") {
@@ -91,6 +94,20 @@ export class McpRegistry {
           `tool "${clash.name}" of server "${name}" clashes with one of server ` +
           `"${this.byName.get(clash.name)?.server}"; give the servers distinct prefixes`,
       });
+    }
+    // The registry's secret check, as `ToolRegistry.register` does it: no tool that carries a secret in what the
+    // model would read is listed, described or callable here.
+    try {
+      for (const created of set.tools) {
+        checkToolSecrets({
+          tool: created,
+          remedy: `leave it out with \`exclude\` (server "${name}")`,
+        });
+      }
+    } catch (error) {
+      this.entries.delete(name);
+      await set.close();
+      throw error;
     }
     this.entries.set(name, set);
     for (const created of set.tools) this.byName.set(created.name, { server: name, tool: created });

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import type { JsonSchema } from "../../models/model.js";
-import { type Tool, tool } from "../../tools/tool.js";
+import { type JsonSchemaToolOptions, type Tool, tool } from "../../tools/tool.js";
 import { formatMcpResult } from "./format-mcp-result.js";
 import { DEFAULT_MCP_TIMEOUT_MS, McpConnection, type McpToolInfo, NO_MCP_TIMEOUT } from "./mcp-connection.js";
 import type { McpServerInfo, McpToolsOptions } from "./mcp-options.js";
@@ -84,6 +84,25 @@ function toolParameters({ info, server }: { info: McpToolInfo; server: string })
   return schema;
 }
 
+/**
+ * `tool(options)`, with a schema the validator cannot check (an unresolvable `$ref`, an invalid `pattern`)
+ * reported as the server's problem, with the way out.
+ */
+function toolOf(info: McpToolInfo, server: string, options: JsonSchemaToolOptions<string>): Tool {
+  try {
+    return tool(options);
+  } catch (error) {
+    if (!InvalidArgumentError.isInstance(error) || error.argument !== "parameters") throw error;
+    throw new InvalidArgumentError({
+      argument: "inputSchema",
+      message:
+        `MCP tool "${info.name}" of server "${server}" has an input schema agentloop cannot check ` +
+        `(${error.message}); leave it out with \`exclude\``,
+      cause: error,
+    });
+  }
+}
+
 function selectTools(infos: readonly McpToolInfo[], options: McpToolsOptions, server: string): McpToolInfo[] {
   const { include, exclude } = options;
   if (include !== undefined) {
@@ -125,7 +144,7 @@ function createTools(
     }
     byName.set(name, info.name);
     const binding: McpToolBinding = { connection, mcpName: info.name, timeoutMs: options.timeoutMs };
-    const created = tool({
+    const created = toolOf(info, server, {
       name,
       description: info.description ?? info.title ?? "",
       parameters: toolParameters({ info, server }),

@@ -1,10 +1,11 @@
-import pg, { type Pool, type PoolClient } from "pg";
+import pg from "pg";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import type { PgPool, PgPoolClient } from "./pg-types.js";
 
 /** How the Postgres stores reach PostgreSQL: a pool of yours, or a connection string. */
 export interface PostgresConnectionOptions {
   /** A `pg` pool. The store uses it as it is and never ends it. */
-  pool?: Pool;
+  pool?: PgPool;
   /**
    * Where to connect when no `pool` is given; without it, `pg` reads the usual `PG*` environment variables.
    * The store's own pool has at most 10 connections and a 2 s connect timeout, so an unreachable server
@@ -25,7 +26,7 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 /** A `pg` pool shared by a store's operations, ended only when the store created it. */
 export class PostgresConnection {
   /** The pool. */
-  readonly pool: Pool;
+  readonly pool: PgPool;
   private readonly owned: boolean;
   private ended = false;
 
@@ -54,7 +55,7 @@ export class PostgresConnection {
   }
 
   /** Runs `task` on one client inside BEGIN ... COMMIT (ROLLBACK when it throws). */
-  async transaction<T>(task: (client: PoolClient) => Promise<T>): Promise<T> {
+  async transaction<T>(task: (client: PgPoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");

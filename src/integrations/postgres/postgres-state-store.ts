@@ -60,10 +60,11 @@ export class PostgresStateStore implements StateStore {
     });
   }
 
-  /** Removes `key` (no error when absent). */
-  async clear(key: string): Promise<void> {
+  /** Removes `key` (no error when absent); with no key, removes every row of the table. */
+  async clear(key?: string): Promise<void> {
     await this.run("clear", key, async () => {
-      await this.connection.pool.query(`DELETE FROM ${this.quoted} WHERE key = $1`, [key]);
+      if (key === undefined) await this.connection.pool.query(`DELETE FROM ${this.quoted}`);
+      else await this.connection.pool.query(`DELETE FROM ${this.quoted} WHERE key = $1`, [key]);
     });
   }
 
@@ -94,7 +95,7 @@ export class PostgresStateStore implements StateStore {
     return this.schema;
   }
 
-  private async run<T>(operation: string, key: string, task: () => Promise<T>): Promise<T> {
+  private async run<T>(operation: string, key: string | undefined, task: () => Promise<T>): Promise<T> {
     try {
       await this.ensureSchema();
       return await task();

@@ -1,8 +1,10 @@
-import type { PoolClient } from "pg";
+import { randomUUID } from "node:crypto";
 import type { Message } from "../../models/message.js";
+import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import { foldSessionRecords } from "../../stores/fold-session-records.js";
 import { parseSessionRecord } from "../../stores/parse-session-record.js";
 import {
+  type AppendOptions,
   type JsonValue,
   SESSION_RECORD_VERSION,
   type SessionData,
@@ -12,6 +14,7 @@ import {
 } from "../../stores/session-store.js";
 import { toStoreError } from "../../stores/to-store-error.js";
 import { decodeJsonb, encodeJsonb } from "./jsonb-codec.js";
+import type { PgPoolClient } from "./pg-types.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { quoteTableName } from "./quote-table-name.js";
 
@@ -19,30 +22,39 @@ import { quoteTableName } from "./quote-table-name.js";
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** The records table, `name` or `schema.name` (default `"agentloop_session_records"`), created if missing. */
   table?: string;
+  /** How long a session lock lives without renewal (default 60 s; see `SessionStore.lockTtlMs`). */
+  lockTtlMs?: number;
 }
 
-interface RecordRow {
+type RecordRow = {
   v: number;
   type: string;
   at: string;
   body: unknown;
-}
+  append_id: string | null;
+};
+
+/** The server's clock in ms since the epoch (lock expiries use one clock, whatever the clients' clocks say). */
+const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 /**
  * A {@link SessionStore} on PostgreSQL 11+ (`agentloop/postgres`, needs the `pg` peer dependency). One table,
  * created lazily (`CREATE TABLE IF NOT EXISTS`, once per store) before the first operation:
- * `(id bigserial, session_id text, v int, type text, at bigint, body jsonb)`, one row per record in `id` order;
- * `body` holds the record's payload (`{ message }`, `{ messages }` or `{ state }`).
+ * `(id bigserial, session_id text, v int, type text, at bigint, body jsonb, append_id text)`, one row per
+ * record in `id` order; `body` holds the record's payload (`{ message }`, `{ messages }` or `{ state }`). A
+ * second table, `<table>_locks (session_id text PRIMARY KEY, token text, expires_at bigint)`, holds the
+ * session locks.
  *
  * - `append` inserts all rows of a call with one INSERT in a transaction; `replace` deletes the history rows and
  *   inserts a snapshot, `saveState` deletes the state row and inserts the new one, each in one transaction.
  *   Writes of one session are serialised by a transaction-level advisory lock, so the rows of concurrent
- *   appends never interleave.
- * - `lock` takes `pg_try_advisory_lock(hashtext(table), hashtext(sessionId))` on a dedicated pooled
- *   connection held until `release`. TTL semantics: the lock ends when it is released, when `ttlMs` has passed
- *   (a timer in the holder releases it), or when the holder's connection closes (the holder died, or the
- *   server dropped the connection). Each held lock occupies one pool connection. Two session ids whose hashes
- *   collide share a lock (a spurious "busy", never a missed exclusion).
+ *   appends never interleave. An append whose `appendId` is that of the session's last history row inserts
+ *   nothing (a query retried after its reply was lost is applied once).
+ * - `lock` is a lease row: an upsert that takes the row when it is absent or expired (by the server's clock),
+ *   with a random token; `renew` moves its expiry while the token matches; `release` deletes it while the
+ *   token matches. No connection is held between queries, so any number of held locks share the pool (the
+ *   default pool of 10 serves hundreds of concurrent sessions); a holder that dies frees the lock after
+ *   `ttlMs`.
  * - Queries are parameterised; the table name is validated and quoted. Strings `jsonb` cannot hold (NUL,
  *   unpaired surrogates) are stored losslessly (see `JSONB_WRAPPER_KEY`); session ids must not contain NUL.
  */
@@ -50,16 +62,21 @@ export class PostgresStore implements SessionStore {
   /** The table name as given. */
   readonly table: string;
   private readonly quoted: string;
+  private readonly locks: string;
   private readonly index: string;
   private readonly connection: PostgresConnection;
   private schema: Promise<void> | undefined;
   private readonly held = new Set<SessionLock>();
+  /** How long a session lock lives without renewal (see `SessionStore.lockTtlMs`). */
+  readonly lockTtlMs: number | undefined;
 
   constructor(options: PostgresStoreOptions = {}) {
     this.table = options.table ?? "agentloop_session_records";
     const { quoted, base } = quoteTableName({ name: this.table, argument: "table" });
     this.quoted = quoted;
+    this.locks = `${quoted.slice(0, -(base.length + 2))}"${base.slice(0, 57)}_locks"`;
     this.index = `"${base.slice(0, 50)}_session_idx"`;
+    this.lockTtlMs = checkLockTtl(options.lockTtlMs);
     this.connection = new PostgresConnection(options);
   }
 
@@ -67,12 +84,18 @@ export class PostgresStore implements SessionStore {
   async load(sessionId: string): Promise<SessionData | undefined> {
     return this.run("load", sessionId, async () => {
       const { rows } = await this.connection.pool.query<RecordRow>(
-        `SELECT v, type, at, body FROM ${this.quoted} WHERE session_id = $1 ORDER BY id`,
+        `SELECT v, type, at, body, append_id FROM ${this.quoted} WHERE session_id = $1 ORDER BY id`,
         [sessionId],
       );
       const records = rows.map((row, index) =>
         parseSessionRecord({
-          value: { ...(decodeJsonb(row.body) as object), v: row.v, type: row.type, at: Number(row.at) },
+          value: {
+            ...(decodeJsonb(row.body) as object),
+            v: row.v,
+            type: row.type,
+            at: Number(row.at),
+            ...(row.append_id !== null && { appendId: row.append_id }),
+          },
           sessionId,
           where: `table ${this.table} row ${index + 1} of the session`,
         }),
@@ -81,17 +104,26 @@ export class PostgresStore implements SessionStore {
     });
   }
 
-  /** Inserts one message row per message, with one INSERT (an empty list writes nothing). */
-  async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+  /**
+   * Inserts one message row per message, with one INSERT (an empty list writes nothing; an append repeating
+   * the `appendId` of the session's last history row neither).
+   */
+  async append(sessionId: string, messages: readonly Message[], options?: AppendOptions): Promise<void> {
     if (messages.length === 0) return;
+    const appendId = options?.appendId ?? null;
     await this.run("append", sessionId, async () => {
       const bodies = `[${messages.map((message) => encodeJsonb({ message })).join(",")}]`;
       await this.write(sessionId, async (client) => {
         await client.query(
-          `INSERT INTO ${this.quoted} (session_id, v, type, at, body)
-           SELECT $1, $2, 'message', $3, e.body FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(body, n)
+          `INSERT INTO ${this.quoted} (session_id, v, type, at, body, append_id)
+           SELECT $1, $2, 'message', $3, e.body, $5 FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(body, n)
+           WHERE $5::text IS NULL OR NOT EXISTS (
+             SELECT 1 FROM (
+               SELECT append_id FROM ${this.quoted} WHERE session_id = $1 AND type <> 'state' ORDER BY id DESC LIMIT 1
+             ) AS last WHERE last.append_id = $5::text
+           )
            ORDER BY e.n`,
-          [sessionId, SESSION_RECORD_VERSION, Date.now(), bodies],
+          [sessionId, SESSION_RECORD_VERSION, Date.now(), bodies, appendId],
         );
       });
     });
@@ -140,51 +172,43 @@ export class PostgresStore implements SessionStore {
     });
   }
 
-  /** Takes the session's advisory lock on a dedicated connection; see the class description. */
+  /** Takes the session's lease row (see the class description), or resolves `undefined` while it is held. */
   async lock(sessionId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
     return this.run("lock", sessionId, async () => {
-      const client = await this.connection.pool.connect();
-      const keys = [this.table, sessionId];
-      let lost = false;
-      const onError = () => {
-        lost = true;
-      };
-      client.on("error", onError);
-      try {
-        const { rows } = await client.query<{ ok: boolean }>(
-          "SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok",
-          keys,
-        );
-        if (rows[0]?.ok !== true) {
-          client.off("error", onError);
-          client.release();
-          return undefined;
-        }
-      } catch (error) {
-        client.off("error", onError);
-        client.release(true);
-        throw error;
-      }
-      let done: Promise<void> | undefined;
+      const token = randomUUID();
+      const ttl = Math.max(1, Math.ceil(options.ttlMs));
+      const { rows } = await this.connection.pool.query<{ token: string }>(
+        `INSERT INTO ${this.locks} AS l (session_id, token, expires_at) VALUES ($1, $2, ${NOW_MS} + $3)
+         ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+           WHERE l.expires_at <= ${NOW_MS}
+         RETURNING token`,
+        [sessionId, token, ttl],
+      );
+      if (rows[0]?.token !== token) return undefined;
+      let released: Promise<void> | undefined;
       const lock: SessionLock = {
         release: () => {
-          done ??= (async () => {
-            clearTimeout(timer);
+          released ??= this.run("release", sessionId, async () => {
             this.held.delete(lock);
-            try {
-              if (!lost) await client.query("SELECT pg_advisory_unlock(hashtext($1), hashtext($2))", keys);
-              client.off("error", onError);
-              client.release(lost);
-            } catch {
-              client.off("error", onError);
-              client.release(true); // closing the connection releases the lock
-            }
-          })();
-          return done;
+            await this.connection.pool.query(
+              `DELETE FROM ${this.locks} WHERE session_id = $1 AND token = $2`,
+              [sessionId, token],
+            );
+          });
+          return released;
+        },
+        renew: async () => {
+          if (released !== undefined) return false;
+          return this.run("renew", sessionId, async () => {
+            const result = await this.connection.pool.query(
+              `UPDATE ${this.locks} SET expires_at = ${NOW_MS} + $3
+               WHERE session_id = $1 AND token = $2 AND expires_at > ${NOW_MS}`,
+              [sessionId, token, ttl],
+            );
+            return result.rowCount === 1;
+          });
         },
       };
-      const timer = setTimeout(() => void lock.release(), Math.max(1, options.ttlMs));
-      timer.unref();
       this.held.add(lock);
       return lock;
     });
@@ -192,11 +216,11 @@ export class PostgresStore implements SessionStore {
 
   /** Releases held locks, then ends the pool if the store created it (one passed in stays open). */
   async close(): Promise<void> {
-    await Promise.all([...this.held].map((lock) => lock.release()));
+    await Promise.all([...this.held].map((lock) => lock.release().catch(() => undefined)));
     await this.connection.close();
   }
 
-  private async insert(client: PoolClient, sessionId: string, type: string, body: string): Promise<void> {
+  private async insert(client: PgPoolClient, sessionId: string, type: string, body: string): Promise<void> {
     await client.query(
       `INSERT INTO ${this.quoted} (session_id, v, type, at, body) VALUES ($1, $2, $3, $4, $5::jsonb)`,
       [sessionId, SESSION_RECORD_VERSION, type, Date.now(), body],
@@ -204,7 +228,7 @@ export class PostgresStore implements SessionStore {
   }
 
   /** Runs `task` in a transaction holding the session's write lock (transaction-level, one-bigint key space). */
-  private write(sessionId: string, task: (client: PoolClient) => Promise<void>): Promise<void> {
+  private write(sessionId: string, task: (client: PgPoolClient) => Promise<void>): Promise<void> {
     return this.connection.transaction(async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
         `${this.table}\n${sessionId}`,
@@ -227,10 +251,20 @@ export class PostgresStore implements SessionStore {
              v integer NOT NULL,
              type text NOT NULL,
              at bigint NOT NULL,
-             body jsonb NOT NULL
+             body jsonb NOT NULL,
+             append_id text
            )`,
         );
         await client.query(`CREATE INDEX IF NOT EXISTS ${this.index} ON ${this.quoted} (session_id, id)`);
+        // Tables created by agentloop versions without idempotent appends get the column here.
+        await client.query(`ALTER TABLE ${this.quoted} ADD COLUMN IF NOT EXISTS append_id text`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${this.locks} (
+             session_id text PRIMARY KEY,
+             token text NOT NULL,
+             expires_at bigint NOT NULL
+           )`,
+        );
       })
       .catch((error: unknown) => {
         this.schema = undefined; // try again on the next operation

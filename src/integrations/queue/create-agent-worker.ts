@@ -39,7 +39,10 @@ export interface AgentWorkerOptions {
    * `RedisStore` on the same Redis with its default prefix `"agentloop:"`.
    */
   store?: SessionStore;
-  /** Redaction of the session history saved after a run, as the `Agent` option. Default on. */
+  /**
+   * Stored redaction of the session history saved after a run, as the `Agent` option: default off (the next
+   * job's model sees the history as it was); `true` or a redactor from `createRedactor` turns it on.
+   */
   redact?: boolean | MessageRedactor;
   /**
    * How long a job's lock lives without renewal (renewed every half of it while the worker lives): after a
@@ -133,7 +136,13 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   };
   const redis = openQueueClient({ connection: options.connection });
   const journal =
-    options.journal ?? new RedisJournal({ client: redis.client, prefix: journalPrefix(keyspace) });
+    options.journal ??
+    new RedisJournal({
+      client: redis.client,
+      prefix: journalPrefix(keyspace),
+      // The run lock of a dead worker expires with its job lock, so the job resumes elsewhere without waiting.
+      lockTtlMs: options.lockDurationMs ?? 30_000,
+    });
   const store = options.store ?? new RedisStore({ client: redis.client });
   const jobs = new Queue<AgentJobData, RunSummary>(keyspace.name, {
     connection: bullConnection(options.connection),
@@ -151,9 +160,9 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     store,
     leases,
     redactor:
-      options.redact === false
+      options.redact === undefined || options.redact === false
         ? undefined
-        : options.redact === undefined || options.redact === true
+        : options.redact === true
           ? createRedactor()
           : options.redact,
     client: redis.client,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { checkRunId } from "../../durable/check-run-id.js";
 import {
@@ -7,14 +8,18 @@ import {
 } from "../../durable/journal-record.js";
 import type { JournalRunInfo, RunJournal } from "../../durable/run-journal.js";
 import { toJournalError } from "../../durable/to-journal-error.js";
+import { checkLockTtl } from "../../stores/check-lock-ttl.js";
+import type { SessionLock } from "../../stores/session-store.js";
 import { execMulti } from "./exec-multi.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
-import { redisScript, runRedisScript } from "./redis-script.js";
+import { COMPARE_AND_DELETE, COMPARE_AND_EXPIRE, redisScript, runRedisScript } from "./redis-script.js";
 
 /** Options of {@link RedisJournal}. */
 export interface RedisJournalOptions extends RedisConnectionOptions {
   /** Prefix of every key (default `"agentloop:"`). */
   prefix?: string;
+  /** How long a run lock lives without renewal (default 60 s; see `RunJournal.lockTtlMs`). */
+  lockTtlMs?: number;
 }
 
 /**
@@ -45,6 +50,8 @@ return 1`);
  *   RPUSH inside a MULTI that also updates the index: atomic, and concurrent appends never interleave.
  * - `journal-runs`: a sorted set of run ids scored by their last append time (`list`, newest first).
  * - `journal-finished`: the set of runs that have an `end` record (added in the same MULTI as the record).
+ * - `journal-lock:<run id>`: the run lock (`SET NX PX` with a random token, renewed and released by
+ *   compare-and-expire / compare-and-delete scripts), so attempts of one run never overlap across processes.
  *
  * `compact` is one Lua script (atomic); it leaves the index score alone. Redis Cluster is not supported
  * (those keys live in different slots). When the journal creates its own client (`url`), an unreachable
@@ -54,10 +61,13 @@ return 1`);
 export class RedisJournal implements RunJournal {
   /** The key prefix. */
   readonly prefix: string;
+  /** How long a run lock lives without renewal (see `RunJournal.lockTtlMs`). */
+  readonly lockTtlMs: number | undefined;
   private readonly connection: RedisConnection;
 
   constructor(options: RedisJournalOptions = {}) {
     this.prefix = options.prefix ?? "agentloop:";
+    this.lockTtlMs = checkLockTtl(options.lockTtlMs);
     this.connection = new RedisConnection(options);
   }
 
@@ -128,6 +138,39 @@ export class RedisJournal implements RunJournal {
       }
       return infos;
     });
+  }
+
+  /** Takes the run's lock (`SET NX PX`), or resolves `undefined` while another holder has it. */
+  async lock(runId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
+    checkRunId(runId);
+    return this.run("lock", runId, async (client) => {
+      const key = this.lockKey(runId);
+      const token = randomUUID();
+      const ttl = Math.max(1, Math.ceil(options.ttlMs));
+      if ((await client.set(key, token, "PX", ttl, "NX")) !== "OK") return undefined;
+      let released = false;
+      return {
+        release: async () => {
+          if (released) return;
+          released = true;
+          await this.run("release", runId, (ready) =>
+            runRedisScript({ client: ready, script: COMPARE_AND_DELETE, keys: [key], args: [token] }),
+          );
+        },
+        renew: async () => {
+          if (released) return false;
+          const renewed = await this.run("renew", runId, (ready) =>
+            runRedisScript({ client: ready, script: COMPARE_AND_EXPIRE, keys: [key], args: [token, ttl] }),
+          );
+          return renewed === 1;
+        },
+      };
+    });
+  }
+
+  /** The key of a run's lock. */
+  lockKey(runId: string): string {
+    return `${this.prefix}journal-lock:${runId}`;
   }
 
   /** Quits the client if the journal created it (one passed in stays open). */

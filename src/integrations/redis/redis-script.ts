@@ -17,6 +17,11 @@ export const COMPARE_AND_DELETE: RedisScript = redisScript(
   `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`,
 );
 
+/** Sets KEYS[1]'s expiry to ARGV[2] ms only while it holds ARGV[1]; returns 1 when renewed (lock renewal). */
+export const COMPARE_AND_EXPIRE: RedisScript = redisScript(
+  `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`,
+);
+
 /**
  * Runs `script` with `EVALSHA`; when the server does not have it cached (`NOSCRIPT`, e.g. after a restart or
  * `SCRIPT FLUSH`), loads it with `SCRIPT LOAD` and runs it again. The one place agentloop runs Redis scripts:

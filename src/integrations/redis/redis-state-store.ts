@@ -41,10 +41,23 @@ export class RedisStateStore implements StateStore {
     });
   }
 
-  /** Removes `key` (no error when absent). */
-  async clear(key: string): Promise<void> {
+  /**
+   * Removes `key` (no error when absent). With no key, removes every value under this store's prefix
+   * (`<prefix>kv:*`, found with SCAN in batches, so Redis is never blocked by one large command).
+   */
+  async clear(key?: string): Promise<void> {
     await this.run("clear", key, async (client) => {
-      await client.del(this.valueKey(key));
+      if (key !== undefined) {
+        await client.del(this.valueKey(key));
+        return;
+      }
+      const pattern = `${escapeGlob(this.prefix)}kv:*`;
+      let cursor = "0";
+      do {
+        const [next, keys] = await client.scan(cursor, "MATCH", pattern, "COUNT", 500);
+        if (keys.length > 0) await client.del(...keys);
+        cursor = next;
+      } while (cursor !== "0");
     });
   }
 
@@ -58,11 +71,20 @@ export class RedisStateStore implements StateStore {
     return `${this.prefix}kv:${key}`;
   }
 
-  private async run<T>(operation: string, key: string, task: (client: Redis) => Promise<T>): Promise<T> {
+  private async run<T>(
+    operation: string,
+    key: string | undefined,
+    task: (client: Redis) => Promise<T>,
+  ): Promise<T> {
     try {
       return await task(await this.connection.ready(operation));
     } catch (error) {
       throw toStoreError({ error, store: "RedisStateStore", operation, key });
     }
   }
+}
+
+/** Escapes the characters Redis glob patterns treat specially, so a prefix matches only itself. */
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Message } from "../../models/message.js";
+import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import { foldSessionRecords } from "../../stores/fold-session-records.js";
 import { parseSessionRecord } from "../../stores/parse-session-record.js";
 import {
+  type AppendOptions,
   type JsonValue,
   SESSION_RECORD_VERSION,
   type SessionData,
@@ -15,26 +17,45 @@ import {
 import { toStoreError } from "../../stores/to-store-error.js";
 import { execMulti } from "./exec-multi.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
-import { COMPARE_AND_DELETE, runRedisScript } from "./redis-script.js";
+import { COMPARE_AND_DELETE, COMPARE_AND_EXPIRE, redisScript, runRedisScript } from "./redis-script.js";
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions extends RedisConnectionOptions {
   /** Prefix of every key (default `"agentloop:"`). */
   prefix?: string;
+  /** How long a session lock lives without renewal (default 60 s; see `SessionStore.lockTtlMs`). */
+  lockTtlMs?: number;
 }
 
-/** Deletes the lock only while it still holds the caller's token (Redis-side Lua, atomic). */
+/**
+ * An idempotent append (Redis-side Lua, atomic): KEYS = list, last-append id, index; ARGV = append id ("" for
+ * none), time, session id, then the entries. An append whose id is the session's last one writes nothing
+ * (returns 0): a command re-sent after its reply was lost cannot push the same messages twice.
+ */
+const APPEND_SCRIPT = redisScript(`
+if ARGV[1] ~= "" then
+  if redis.call("GET", KEYS[2]) == ARGV[1] then return 0 end
+  redis.call("SET", KEYS[2], ARGV[1])
+end
+for i = 4, #ARGV, 1000 do
+  redis.call("RPUSH", KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+redis.call("ZADD", KEYS[3], ARGV[2], ARGV[3])
+return 1`);
 
 /**
  * A {@link SessionStore} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
  * `prefix`:
  * - `session:<id>`: a list of JSON {@link SessionRecord}s (message and snapshot records). `append` pushes all
- *   records of a call with one RPUSH, `replace` is MULTI { DEL, RPUSH snapshot }: both atomic.
+ *   records of a call in one Lua script, `replace` is MULTI { DEL, RPUSH snapshot }: both atomic.
+ * - `last-append:<id>`: the session's last append id; the append script writes nothing when its id is that
+ *   one, so an append retried after a lost reply (a command timeout) is applied once.
  * - `state:<id>`: the session's state, one JSON `state` record (SET by `saveState`), kept apart from the list
  *   so `replace` never has to carry it over.
  * - `sessions`: a sorted set of session ids scored by their last write time (`list`, newest first).
  * - `lock:<id>`: the session lock, `SET NX PX ttl` with a random token; released by a compare-and-delete
- *   script, so an expired holder can never delete its successor's lock.
+ *   script and renewed by a compare-and-expire one, so an expired holder can never delete or extend its
+ *   successor's lock.
  *
  * Every write also updates the index in the same MULTI. Redis Cluster is not supported (those keys live in
  * different slots). When the store creates its own client (`url`), an unreachable Redis fails each operation
@@ -43,10 +64,13 @@ export interface RedisStoreOptions extends RedisConnectionOptions {
 export class RedisStore implements SessionStore {
   /** The key prefix. */
   readonly prefix: string;
+  /** How long a session lock lives without renewal (see `SessionStore.lockTtlMs`). */
+  readonly lockTtlMs: number | undefined;
   private readonly connection: RedisConnection;
 
   constructor(options: RedisStoreOptions = {}) {
     this.prefix = options.prefix ?? "agentloop:";
+    this.lockTtlMs = checkLockTtl(options.lockTtlMs);
     this.connection = new RedisConnection(options);
   }
 
@@ -65,20 +89,28 @@ export class RedisStore implements SessionStore {
     });
   }
 
-  /** Appends the messages' records with one RPUSH (an empty list writes nothing). */
-  async append(sessionId: string, messages: readonly Message[]): Promise<void> {
+  /**
+   * Appends the messages' records in one Lua script (an empty list writes nothing; an append repeating the
+   * session's last `appendId` neither).
+   */
+  async append(sessionId: string, messages: readonly Message[], options?: AppendOptions): Promise<void> {
     if (messages.length === 0) return;
+    const appendId = options?.appendId;
     await this.run("append", sessionId, async (client) => {
       const at = Date.now();
       const entries = messages.map((message) =>
-        JSON.stringify({ v: SESSION_RECORD_VERSION, type: "message", at, message } satisfies SessionRecord),
+        JSON.stringify(
+          (appendId === undefined
+            ? { v: SESSION_RECORD_VERSION, type: "message", at, message }
+            : { v: SESSION_RECORD_VERSION, type: "message", at, message, appendId }) satisfies SessionRecord,
+        ),
       );
-      await execMulti(
-        client
-          .multi()
-          .rpush(this.listKey(sessionId), ...entries)
-          .zadd(this.indexKey(), at, sessionId),
-      );
+      await runRedisScript({
+        client,
+        script: APPEND_SCRIPT,
+        keys: [this.listKey(sessionId), this.lastAppendKey(sessionId), this.indexKey()],
+        args: [appendId ?? "", at, sessionId, ...entries],
+      });
     });
   }
 
@@ -131,7 +163,7 @@ export class RedisStore implements SessionStore {
       await execMulti(
         client
           .multi()
-          .del(this.listKey(sessionId), this.stateKey(sessionId))
+          .del(this.listKey(sessionId), this.stateKey(sessionId), this.lastAppendKey(sessionId))
           .zrem(this.indexKey(), sessionId),
       );
     });
@@ -154,6 +186,13 @@ export class RedisStore implements SessionStore {
             runRedisScript({ client: ready, script: COMPARE_AND_DELETE, keys: [key], args: [token] }),
           );
         },
+        renew: async () => {
+          if (released) return false;
+          const renewed = await this.run("renew", sessionId, (ready) =>
+            runRedisScript({ client: ready, script: COMPARE_AND_EXPIRE, keys: [key], args: [token, ttl] }),
+          );
+          return renewed === 1;
+        },
       };
     });
   }
@@ -171,6 +210,11 @@ export class RedisStore implements SessionStore {
   /** The key of a session's state record. */
   stateKey(sessionId: string): string {
     return `${this.prefix}state:${sessionId}`;
+  }
+
+  /** The key of a session's last append id. */
+  lastAppendKey(sessionId: string): string {
+    return `${this.prefix}last-append:${sessionId}`;
   }
 
   /** The key of a session's lock. */

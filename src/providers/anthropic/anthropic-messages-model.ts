@@ -1,6 +1,8 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
+import { displayUrl } from "../../http/display-url.js";
 import type { HttpClient } from "../../http/http-client.js";
 import { HttpModel } from "../../http/http-model.js";
+import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
@@ -21,6 +23,8 @@ export interface AnthropicMessagesModelConfig {
   client: HttpClient;
   retry: RetryPolicy;
   timeoutMs: number;
+  /** Bounds on what the server may send. Default `DEFAULT_RESPONSE_LIMITS`. */
+  limits?: ResponseLimits | undefined;
   /** `max_tokens` of requests without `maxOutputTokens`. */
   maxTokens: number;
   /** The `anthropic-version` header. */
@@ -38,7 +42,11 @@ export class AnthropicMessagesModel extends HttpModel {
   /** The model id sent as `model`, e.g. "claude-haiku-4-5". */
   readonly modelId: string;
   private readonly config: AnthropicMessagesModelConfig;
+  /** The endpoint as requests use it (credentials included, if the base URL has any). */
   private readonly url: string;
+  /** The endpoint as messages print it (no credentials). */
+  private readonly shownUrl: string;
+  private readonly limits: ResponseLimits;
   /** True when the endpoint is Anthropic's own API, which always needs a key. */
   private readonly needsKey: boolean;
 
@@ -48,15 +56,22 @@ export class AnthropicMessagesModel extends HttpModel {
     this.modelId = modelId;
     this.config = config;
     this.url = `${config.baseURL}/messages`;
+    this.shownUrl = displayUrl(this.url);
+    this.limits = config.limits ?? DEFAULT_RESPONSE_LIMITS;
     this.needsKey = new URL(config.baseURL).hostname === "api.anthropic.com";
   }
 
+  /** The provider's retry policy: what an agent without a `retry` option retries this model's calls with. */
+  get retryPolicy(): RetryPolicy {
+    return this.config.retry;
+  }
+
   protected parseResponse(text: string): ModelResponse {
-    return parseAnthropicMessage(text, this.url);
+    return parseAnthropicMessage(text, this.shownUrl);
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readAnthropicStream(body, this.url);
+    return readAnthropicStream(body, this.shownUrl, this.limits);
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the Anthropic error mapping. */
@@ -83,6 +98,7 @@ export class AnthropicMessagesModel extends HttpModel {
       }),
       retry: config.retry,
       timeoutMs: config.timeoutMs,
+      limits: this.limits,
       signal: options.signal,
       onRetry: options.onRetry,
       parseErrorBody: parseAnthropicErrorBody,
@@ -104,10 +120,10 @@ export class AnthropicMessagesModel extends HttpModel {
       throw new ModelCallError({
         message:
           "No Anthropic API key: set the ANTHROPIC_API_KEY environment variable or pass { apiKey } to " +
-          `createAnthropic() (requests to ${this.url} need one)`,
+          `createAnthropic() (requests to ${this.shownUrl} need one)`,
         isRetryable: false,
         code: "missing_api_key",
-        url: this.url,
+        url: this.shownUrl,
       });
     }
     return Object.assign(headers, custom);

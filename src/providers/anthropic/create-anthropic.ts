@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
+import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
 import { AnthropicMessagesModel } from "./anthropic-messages-model.js";
 
@@ -21,9 +22,18 @@ export interface AnthropicProviderOptions {
   retry?: Partial<RetryPolicy>;
   /**
    * Per-attempt timeout in milliseconds. Non-streaming: until the whole answer is read. Streaming: until the
-   * response headers arrive, then the longest allowed silence between two chunks. Default 120 000.
+   * response headers arrive, then the longest allowed time without progress (text, thinking, tool-call or
+   * usage data; `ping` events and keep-alive comments do not count). Default 120 000.
    */
   timeoutMs?: number;
+  /**
+   * Bounds on what the server may send: `maxResponseBytes` (a whole answer or error body, default 64 MiB),
+   * `maxStreamBytes` (a whole stream, 256 MiB), `maxSseEventBytes` (one event or line, 16 MiB), `maxToolCalls`
+   * (tool calls in one answer, and the largest streamed tool-call index + 1, 10 000), `maxStreamDurationMs` (one
+   * stream from headers to end, 30 min). Over a limit the call ends with a non-retryable
+   * `ResponseTooLargeError` (`ModelCallError` code `stream_duration_exceeded` for the duration).
+   */
+  limits?: Partial<ResponseLimits>;
   /** `max_tokens` of requests without `maxOutputTokens` (the API requires it). Default 4096. */
   maxTokens?: number;
   /** The `anthropic-version` header. Default "2023-06-01". */
@@ -127,6 +137,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): Anthrop
     headers: resolveHeaders(options.headers),
     client: fetchImpl !== undefined ? createFetchHttpClient(fetchImpl) : getDefaultHttpClient(),
     retry: resolveRetryPolicy(options.retry),
+    limits: resolveResponseLimits(options.limits),
     timeoutMs: resolvePositiveInteger({
       argument: "timeoutMs",
       value: options.timeoutMs,

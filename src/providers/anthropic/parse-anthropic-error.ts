@@ -23,7 +23,10 @@ export function readAnthropicErrorEnvelope(envelope: AnthropicWireErrorEnvelope)
   if (error !== null && typeof error === "object") {
     const info: ErrorBodyInfo = {};
     if (typeof error.message === "string" && error.message !== "") info.message = error.message;
-    if (typeof error.type === "string" && error.type !== "") info.code = error.type;
+    if (typeof error.type === "string" && error.type !== "") {
+      info.code = error.type;
+      info.type = error.type;
+    }
     return info;
   }
   if (typeof envelope.message === "string") return { message: envelope.message };
@@ -77,6 +80,7 @@ export function anthropicErrorFromEnvelope(
     url,
     body,
     ...(info.code !== undefined && { code: info.code }),
+    ...(info.type !== undefined && { errorType: info.type }),
   };
   const transient = info.code !== undefined && RETRYABLE_ERROR_TYPES.has(info.code);
   if (transient && inStream) return new StreamInterruptedError(options);

@@ -1,8 +1,10 @@
 import { AbortError } from "../../errors/abort-error.js";
 import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js";
 import { readSseEvents } from "../../http/read-sse-events.js";
+import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall, parseToolArguments } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import { checkToolCallSlot } from "../check-tool-call-slot.js";
 import type {
   AnthropicWireBlock,
   AnthropicWireBlockDelta,
@@ -64,13 +66,16 @@ function appendString(block: AnthropicWireBlock, key: string, text: string): voi
  * Throws (never yields an `error` part): the envelope's error for an `error` event (a transient type such as
  * `overloaded_error` as a retryable {@link StreamInterruptedError}); a {@link StreamInterruptedError} for a
  * payload that is not a JSON object or for a body that ends before `message_stop`. A failure of the body after
- * `message_stop` is ignored: the answer is complete.
+ * `message_stop` is ignored: the answer is complete. With `limits`, an event over `maxSseEventBytes` or more
+ * tool_use blocks than `maxToolCalls` fails with `ResponseTooLargeError`.
  */
 export async function* readAnthropicStream(
   body: AsyncIterable<string>,
   url: string,
+  limits?: Pick<ResponseLimits, "maxSseEventBytes" | "maxToolCalls">,
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const blocks = new Map<number, BlockState>();
+  let toolBlocks = 0;
   const usage: AnthropicWireUsage = {};
   let stopReason: string | undefined;
   let stopSequence: string | undefined;
@@ -78,7 +83,7 @@ export async function* readAnthropicStream(
   // Set while a payload is parsed: one try/catch around the loop, none per event.
   let parsing: string | undefined;
   try {
-    for await (const event of readSseEvents(body)) {
+    for await (const event of readSseEvents(body, { maxEventChars: limits?.maxSseEventBytes, url })) {
       if (stopped) continue;
       const data = event.data;
       if (data.trim() === "") continue;
@@ -94,6 +99,9 @@ export async function* readAnthropicStream(
         case "content_block_start": {
           const start = payload.content_block;
           if (typeof payload.index !== "number" || !isBlock(start)) throw malformed(data, url);
+          if (start.type === "tool_use") {
+            checkToolCallSlot({ slot: toolBlocks++, maxToolCalls: limits?.maxToolCalls, url });
+          }
           yield* startBlock(blocks, payload.index, { ...start });
           break;
         }

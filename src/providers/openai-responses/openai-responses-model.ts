@@ -1,4 +1,7 @@
+import { displayUrl } from "../../http/display-url.js";
 import { HttpModel } from "../../http/http-model.js";
+import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
+import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
@@ -36,7 +39,11 @@ export class OpenAIResponsesModel extends HttpModel {
   /** The model id sent as `model`. */
   readonly modelId: string;
   private readonly config: OpenAIResponsesModelConfig;
+  /** The endpoint as requests use it (credentials included, if the base URL has any). */
   private readonly url: string;
+  /** The endpoint as messages print it (no credentials). */
+  private readonly shownUrl: string;
+  private readonly limits: ResponseLimits;
   /** True when the endpoint is OpenAI's own API, which always needs a key. */
   private readonly needsKey: boolean;
 
@@ -47,15 +54,22 @@ export class OpenAIResponsesModel extends HttpModel {
     this.provider = config.name;
     this.config = config;
     this.url = `${config.baseURL}/responses`;
+    this.shownUrl = displayUrl(this.url);
+    this.limits = config.limits ?? DEFAULT_RESPONSE_LIMITS;
     this.needsKey = new URL(config.baseURL).hostname === "api.openai.com";
   }
 
+  /** The provider's retry policy: what an agent without a `retry` option retries this model's calls with. */
+  get retryPolicy(): RetryPolicy {
+    return this.config.retry;
+  }
+
   protected parseResponse(text: string): ModelResponse {
-    return parseOpenAIResponse({ text, url: this.url });
+    return parseOpenAIResponse({ text, url: this.shownUrl });
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readOpenAIResponsesStream({ body, url: this.url });
+    return readOpenAIResponsesStream({ body, url: this.shownUrl, limits: this.limits });
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the OpenAI error mapping. */
@@ -76,6 +90,7 @@ export class OpenAIResponsesModel extends HttpModel {
       body: buildOpenAIResponsesBody({ modelId: this.modelId, request, extraBody: config.extraBody, stream }),
       retry: config.retry,
       timeoutMs: config.timeoutMs,
+      limits: this.limits,
       signal: options.signal,
       onRetry: options.onRetry,
       parseErrorBody: parseOpenAIErrorBody,
@@ -90,7 +105,7 @@ export class OpenAIResponsesModel extends HttpModel {
       headers: config.headers,
       stream,
       needsKey: this.needsKey,
-      url: this.url,
+      url: this.shownUrl,
     });
   }
 }

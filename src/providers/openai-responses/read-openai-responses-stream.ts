@@ -1,7 +1,9 @@
 import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js";
 import { readSseEvents } from "../../http/read-sse-events.js";
+import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import { checkToolCallSlot } from "../check-tool-call-slot.js";
 import { bodySnippet, errorFromEnvelope } from "../openai/parse-openai-error.js";
 import {
   hasReasoningItems,
@@ -36,6 +38,9 @@ interface StreamState {
   calls: CallState[];
   /** The last `output_item.done` item per output index. */
   doneItems: Map<number, OpenAIResponsesWireItem>;
+  /** The most function calls allowed (`limits.maxToolCalls`). */
+  maxToolCalls: number | undefined;
+  url: string;
 }
 
 /** Options of {@link readOpenAIResponsesStream}. */
@@ -44,6 +49,8 @@ export interface ReadOpenAIResponsesStreamOptions {
   body: AsyncIterable<string>;
   /** The URL called, for error messages. */
   url: string;
+  /** Bounds: one SSE event (`maxSseEventBytes`) and the function calls of one response (`maxToolCalls`). */
+  limits?: Pick<ResponseLimits, "maxSseEventBytes" | "maxToolCalls"> | undefined;
 }
 
 /**
@@ -63,17 +70,26 @@ export interface ReadOpenAIResponsesStreamOptions {
  * event (nested or top-level shape) or `response.failed` — retryable only for transient codes
  * (`server_error`, `rate_limit_exceeded`, `overloaded`, `timeout`), so `insufficient_quota` is final;
  * {@link StreamInterruptedError} for a payload that is not a JSON object, or for a body that ends before
- * `response.completed`/`incomplete`/`failed`.
+ * `response.completed`/`incomplete`/`failed`; with `limits`, `ResponseTooLargeError` for an event over
+ * `maxSseEventBytes` or more function calls than `maxToolCalls`.
  */
 export async function* readOpenAIResponsesStream({
   body,
   url,
+  limits,
 }: ReadOpenAIResponsesStreamOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
-  const state: StreamState = { byItemId: new Map(), byIndex: new Map(), calls: [], doneItems: new Map() };
+  const state: StreamState = {
+    byItemId: new Map(),
+    byIndex: new Map(),
+    calls: [],
+    doneItems: new Map(),
+    maxToolCalls: limits?.maxToolCalls,
+    url,
+  };
   // Set while a payload is parsed: one try/catch around the loop, none per event.
   let parsing: string | undefined;
   try {
-    for await (const sse of readSseEvents(body)) {
+    for await (const sse of readSseEvents(body, { maxEventChars: limits?.maxSseEventBytes, url })) {
       const data = sse.data;
       if (data === "" || data === "[DONE]") continue;
       parsing = data;
@@ -150,6 +166,7 @@ function* startCall(
   item: OpenAIResponsesWireItem,
   outputIndex: number | null | undefined,
 ): Generator<ModelStreamPart, CallState> {
+  checkToolCallSlot({ slot: state.calls.length, maxToolCalls: state.maxToolCalls, url: state.url });
   const fallback = `call_${typeof outputIndex === "number" ? outputIndex : state.calls.length}`;
   const call: CallState = {
     id: typeof item.call_id === "string" && item.call_id !== "" ? item.call_id : fallback,

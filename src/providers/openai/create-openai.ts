@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient, type HttpClient } from "../../http/http-client.js";
+import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
 import { OpenAIResponsesModel } from "../openai-responses/openai-responses-model.js";
 import { OpenAIChatModel } from "./openai-chat-model.js";
@@ -25,9 +26,18 @@ export interface OpenAIProviderOptions {
   retry?: Partial<RetryPolicy>;
   /**
    * Per-attempt timeout in milliseconds. Non-streaming: until the whole answer is read. Streaming: until the
-   * response headers arrive, then the longest allowed silence between two chunks. Default 120 000.
+   * response headers arrive, then the longest allowed time without progress (text, reasoning, tool-call or
+   * usage data; keep-alive comments and empty events do not count). Default 120 000.
    */
   timeoutMs?: number;
+  /**
+   * Bounds on what the server may send: `maxResponseBytes` (a whole answer or error body, default 64 MiB),
+   * `maxStreamBytes` (a whole stream, 256 MiB), `maxSseEventBytes` (one event or line, 16 MiB), `maxToolCalls`
+   * (tool calls in one answer, and the largest streamed tool-call index + 1, 10 000), `maxStreamDurationMs` (one
+   * stream from headers to end, 30 min). Over a limit the call ends with a non-retryable
+   * `ResponseTooLargeError` (`ModelCallError` code `stream_duration_exceeded` for the duration).
+   */
+  limits?: Partial<ResponseLimits>;
   /** Fields merged into every request body (before each request's `providerOptions`). */
   extraBody?: Record<string, unknown>;
   /** Provider name reported as `model.provider`. Default "openai". */
@@ -141,10 +151,11 @@ export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvide
   const headers = resolveHeaders(options.headers);
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const retry = resolveRetryPolicy(options.retry);
+  const limits = resolveResponseLimits(options.limits);
   const client: HttpClient =
     fetchImpl !== undefined ? createFetchHttpClient(fetchImpl) : getDefaultHttpClient();
   const readKey = apiKey !== undefined ? () => apiKey : () => process.env.OPENAI_API_KEY;
-  const config = { name, baseURL, apiKey: readKey, headers, client, retry, timeoutMs, extraBody };
+  const config = { name, baseURL, apiKey: readKey, headers, client, retry, timeoutMs, limits, extraBody };
 
   const chat = (modelId: string): OpenAIChatModel => {
     if (typeof modelId !== "string" || modelId.trim() === "") {

@@ -69,6 +69,7 @@ describe("OpenAI Chat fixtures: conformance", () => {
         type: "finish",
         usage: { inputTokens: 79, outputTokens: 1, totalTokens: 80, reasoningTokens: 0 },
         finishReason: { unified: "length", raw: "length" },
+        model: "gpt-4o-2024-08-06",
       },
     ]);
   });

@@ -1,5 +1,7 @@
+import { displayUrl } from "../../http/display-url.js";
 import type { HttpClient } from "../../http/http-client.js";
 import { HttpModel } from "../../http/http-model.js";
+import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
@@ -23,6 +25,8 @@ export interface OpenAIChatModelConfig {
   client: HttpClient;
   retry: RetryPolicy;
   timeoutMs: number;
+  /** Bounds on what the server may send. Default `DEFAULT_RESPONSE_LIMITS`. */
+  limits?: ResponseLimits | undefined;
   extraBody?: Record<string, unknown> | undefined;
 }
 
@@ -36,7 +40,11 @@ export class OpenAIChatModel extends HttpModel {
   /** The model id sent as `model`. */
   readonly modelId: string;
   private readonly config: OpenAIChatModelConfig;
+  /** The endpoint as requests use it (credentials included, if the base URL has any). */
   private readonly url: string;
+  /** The endpoint as messages print it (no credentials). */
+  private readonly shownUrl: string;
+  private readonly limits: ResponseLimits;
   /** True when the endpoint is OpenAI's own API, which always needs a key. */
   private readonly needsKey: boolean;
 
@@ -47,15 +55,22 @@ export class OpenAIChatModel extends HttpModel {
     this.provider = config.name;
     this.config = config;
     this.url = `${config.baseURL}/chat/completions`;
+    this.shownUrl = displayUrl(this.url);
+    this.limits = config.limits ?? DEFAULT_RESPONSE_LIMITS;
     this.needsKey = new URL(config.baseURL).hostname === "api.openai.com";
   }
 
+  /** The provider's retry policy: what an agent without a `retry` option retries this model's calls with. */
+  get retryPolicy(): RetryPolicy {
+    return this.config.retry;
+  }
+
   protected parseResponse(text: string): ModelResponse {
-    return parseOpenAIChatCompletion(text, this.url);
+    return parseOpenAIChatCompletion(text, this.shownUrl);
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readOpenAIChatStream(body, this.url);
+    return readOpenAIChatStream(body, this.shownUrl, this.limits);
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the OpenAI error mapping. */
@@ -76,6 +91,7 @@ export class OpenAIChatModel extends HttpModel {
       body: buildOpenAIChatBody({ modelId: this.modelId, request, extraBody: config.extraBody, stream }),
       retry: config.retry,
       timeoutMs: config.timeoutMs,
+      limits: this.limits,
       signal: options.signal,
       onRetry: options.onRetry,
       parseErrorBody: parseOpenAIErrorBody,
@@ -90,7 +106,7 @@ export class OpenAIChatModel extends HttpModel {
       headers: config.headers,
       stream,
       needsKey: this.needsKey,
-      url: this.url,
+      url: this.shownUrl,
     });
   }
 }

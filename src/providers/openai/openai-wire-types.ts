@@ -61,6 +61,8 @@ export interface OpenAIWireResponseToolCall {
 
 /** A non-streaming `chat.completion` body. */
 export interface OpenAIWireCompletion extends OpenAIWireErrorEnvelope {
+  /** The model that answered (a dated snapshot, or what a compatible server serves). */
+  model?: string | null;
   choices?: Array<{
     index?: number;
     message?: {
@@ -94,6 +96,7 @@ export interface OpenAIWireChunkChoice {
 
 /** One `data:` payload of a Chat Completions stream. */
 export interface OpenAIWireChunk extends OpenAIWireErrorEnvelope {
+  model?: string | null;
   choices?: OpenAIWireChunkChoice[] | null;
   usage?: OpenAIWireUsage | null;
 }

@@ -60,6 +60,7 @@ export function parseOpenAIChatCompletion(text: string, url: string): ModelRespo
     raw: parsed,
   };
   if (typeof message.refusal === "string" && message.refusal !== "") response.refusal = message.refusal;
+  if (typeof body.model === "string" && body.model !== "") response.model = body.model;
   return response;
 }
 

@@ -13,6 +13,8 @@ describe("parseOpenAIErrorBody", () => {
       message:
         "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
       code: "unsupported_parameter",
+      rawCode: "unsupported_parameter",
+      type: "invalid_request_error",
     });
   });
 
@@ -22,6 +24,7 @@ describe("parseOpenAIErrorBody", () => {
     ).toEqual({
       message: "m",
       code: "server_error",
+      type: "server_error",
     });
   });
 
@@ -29,7 +32,25 @@ describe("parseOpenAIErrorBody", () => {
     ['{"error":"model not loaded"}', { message: "model not loaded" }],
     ['{"message":"bad request"}', { message: "bad request" }],
     ['{"detail":"Not Found"}', { message: "Not Found" }],
-    ['{"error":{"message":"m","code":503}}', { message: "m", code: "503" }],
+    ['{"error":{"message":"m","code":503}}', { message: "m", code: "503", rawCode: 503 }],
+    [
+      '{"object":"error","message":"This model\'s maximum context length is 4096 tokens.","type":"BadRequestError","param":null,"code":400}',
+      {
+        message: "This model's maximum context length is 4096 tokens.",
+        type: "BadRequestError",
+        code: "BadRequestError",
+        rawCode: 400,
+      },
+    ],
+    [
+      '{"error":{"code":400,"message":"request (538 tokens) exceeds the available context size (512 tokens), try increasing it","type":"exceed_context_size_error"}}',
+      {
+        message: "request (538 tokens) exceeds the available context size (512 tokens), try increasing it",
+        code: "exceed_context_size_error",
+        type: "exceed_context_size_error",
+        rawCode: 400,
+      },
+    ],
     [
       "<html>\n  <body>502 Bad Gateway</body>\n</html>",
       { message: "<html> <body>502 Bad Gateway</body> </html>" },

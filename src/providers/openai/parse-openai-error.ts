@@ -12,9 +12,10 @@ export function bodySnippet(text: string): string {
 
 /**
  * Reads message and code from a parsed error envelope. OpenAI sends
- * `{"error":{"message","type","param","code"}}` (code = `error.code ?? error.type`); compatible servers
- * also send `{"error":"text"}`, `{"message":"…"}` or `{"detail":"…"}`. Returns undefined when the value
- * carries none of these.
+ * `{"error":{"message","type","param","code"}}`; compatible servers also send `{"error":"text"}`,
+ * `{"message":"…"}` or `{"detail":"…"}`. `code` is the string `error.code`, else `error.type`, else a numeric
+ * `error.code` as text (llama.cpp sends `"code": 400` with `"type": "exceed_context_size_error"`); `type`
+ * and `rawCode` keep the envelope's values as sent. Returns undefined when the value carries none of these.
  */
 export function readErrorEnvelope(envelope: OpenAIWireErrorEnvelope): ErrorBodyInfo | undefined {
   const error = envelope.error;
@@ -22,14 +23,29 @@ export function readErrorEnvelope(envelope: OpenAIWireErrorEnvelope): ErrorBodyI
   if (error !== null && typeof error === "object") {
     const info: ErrorBodyInfo = {};
     if (typeof error.message === "string" && error.message !== "") info.message = error.message;
-    const code = error.code ?? error.type;
-    if (typeof code === "string" && code !== "") info.code = code;
-    else if (typeof code === "number") info.code = String(code);
-    return info;
+    return withTypeAndCode(info, error);
   }
-  if (typeof envelope.message === "string") return { message: envelope.message };
+  if (typeof envelope.message === "string") {
+    // vLLM: {"object":"error","message","type","param","code"} — type and code at the top level.
+    return withTypeAndCode({ message: envelope.message }, envelope as { type?: unknown; code?: unknown });
+  }
   if (typeof envelope.detail === "string") return { message: envelope.detail };
   return undefined;
+}
+
+/** Adds `type`, `rawCode` and `code` read from a top-level envelope (vLLM's shape). */
+function withTypeAndCode(
+  info: ErrorBodyInfo,
+  { type, code }: { type?: unknown; code?: unknown },
+): ErrorBodyInfo {
+  if (typeof type === "string" && type !== "") info.type = type;
+  if ((typeof code === "string" && code !== "") || (typeof code === "number" && Number.isFinite(code))) {
+    info.rawCode = code;
+  }
+  if (typeof code === "string" && code !== "") info.code = code;
+  else if (info.type !== undefined) info.code = info.type;
+  else if (typeof code === "number" && Number.isFinite(code)) info.code = String(code);
+  return info;
 }
 
 /**
@@ -78,5 +94,7 @@ export function errorFromEnvelope(
     ...(status !== undefined && { status }),
     ...(body !== undefined && { body }),
     ...(info.code !== undefined && { code: info.code }),
+    ...(info.type !== undefined && { errorType: info.type }),
+    ...(info.rawCode !== undefined && { errorCode: info.rawCode }),
   });
 }

@@ -1,7 +1,9 @@
 import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js";
 import { readSseEvents } from "../../http/read-sse-events.js";
+import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import { checkToolCallSlot } from "../check-tool-call-slot.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
 import type { OpenAIWireChunk, OpenAIWireToolCallDelta, OpenAIWireUsage } from "./openai-wire-types.js";
@@ -45,21 +47,25 @@ function slotOf(calls: ToolCallState[], fragment: OpenAIWireToolCallDelta): numb
  *
  * Throws (never yields an `error` part): {@link StreamInterruptedError} for a chunk that is not a JSON object,
  * or for a body that ends with neither a `finish_reason` for choice 0 nor `[DONE]` (connection closed early);
- * a `ModelCallError` carrying the server's message and code for an in-stream `{"error": {...}}` chunk.
+ * a `ModelCallError` carrying the server's message and code for an in-stream `{"error": {...}}` chunk;
+ * with `limits`, a `ResponseTooLargeError` for an event over `maxSseEventBytes` or a tool-call index at or above
+ * `maxToolCalls`, and a non-retryable `ModelCallError` for an index that is not a non-negative integer.
  */
 export async function* readOpenAIChatStream(
   body: AsyncIterable<string>,
   url: string,
+  limits?: Pick<ResponseLimits, "maxSseEventBytes" | "maxToolCalls">,
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const calls: ToolCallState[] = [];
   let usage: OpenAIWireUsage | undefined;
+  let model: string | undefined;
   let finishRaw: string | undefined;
   let finished = false;
   let sawDone = false;
   // Set while a payload is parsed: one try/catch around the loop, none per chunk.
   let parsing: string | undefined;
   try {
-    for await (const event of readSseEvents(body)) {
+    for await (const event of readSseEvents(body, { maxEventChars: limits?.maxSseEventBytes, url })) {
       const data = event.data;
       if (data === "[DONE]") {
         sawDone = true;
@@ -74,6 +80,7 @@ export async function* readOpenAIChatStream(
         throw errorFromEnvelope(readErrorEnvelope(chunk) ?? {}, { url, body: data });
       }
       if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
+      if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
       const choices = chunk.choices;
       if (choices === undefined || choices === null || finished) continue;
       for (let c = 0; c < choices.length; c++) {
@@ -91,6 +98,9 @@ export async function* readOpenAIChatStream(
               const fragment = fragments[f];
               if (fragment === undefined || fragment === null) continue;
               const slot = slotOf(calls, fragment);
+              // Before `calls[slot]`: a huge index would make a sparse array that later loops walk in full.
+              if (calls[slot] === undefined)
+                checkToolCallSlot({ slot, maxToolCalls: limits?.maxToolCalls, url });
               let state = calls[slot];
               if (state === undefined) {
                 state = { id: "", name: "", args: "", started: false };
@@ -139,7 +149,12 @@ export async function* readOpenAIChatStream(
     }
     yield* endToolCalls(calls);
   }
-  yield { type: "finish", usage: mapOpenAIUsage(usage), finishReason: mapOpenAIFinishReason(finishRaw) };
+  yield {
+    type: "finish",
+    usage: mapOpenAIUsage(usage),
+    finishReason: mapOpenAIFinishReason(finishRaw),
+    ...(model !== undefined && { model }),
+  };
 }
 
 /** Emits `tool-call-end` for every call (in index order), announcing calls whose header never came. */

@@ -138,7 +138,9 @@ export const ERROR_FIXTURES = ["error-400-unsupported-parameter.json"];
 
 /** Checks a folded answer, with the long texts compared by content markers and length. */
 export function expectFolded(name: string, response: ModelResponse, expected: Expected): void {
-  const { raw: _raw, ...rest } = response;
+  const { raw: _raw, model, ...rest } = response;
+  // The model the recorded response names (calls are priced by it), when the wire carried one.
+  if (model !== undefined) expect(model).toMatch(/^gpt-/);
   if (name === "stream-text-obfuscation.chunks.txt") {
     expect(rest.text).toHaveLength(1724);
     expect(rest.text.startsWith("**Holiday Name:** Harmony Day\n\n**Date:**")).toBe(true);

@@ -143,7 +143,7 @@ export async function* bodyOf(pieces: readonly string[]): AsyncGenerator<string>
 }
 
 /**
- * The text body the fetch transport (`createFetchHttpClient`, real `TextDecoderStream`) makes of a response
+ * The text body the fetch transport (`createFetchHttpClient`, a real streaming `TextDecoder`) makes of a response
  * whose bytes arrive in exactly these chunks: UTF-8 sequences split across chunks are decoded here.
  */
 export async function* bodyOfByteChunks(chunks: readonly Uint8Array[]): AsyncGenerator<string> {

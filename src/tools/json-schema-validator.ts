@@ -1,0 +1,143 @@
+import { dereference, format, type Schema, type SchemaDraft, validate } from "@cfworker/json-schema";
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import type { JsonSchema } from "../models/model.js";
+import { describeSchemaErrors } from "./describe-schema-errors.js";
+import type { ToolArgumentIssue } from "./tool-arguments-error.js";
+
+/**
+ * Validates one value against the JSON Schema it was made for and returns the issues found (empty when
+ * valid): field-level, with the path, what was expected and what was received, as the model is told.
+ */
+export type JsonSchemaValidator = (value: unknown) => ToolArgumentIssue[];
+
+/** Options of {@link createJsonSchemaValidator}. */
+export interface CreateJsonSchemaValidatorOptions {
+  /** The schema (not modified: the validator works on its own copy). */
+  schema: JsonSchema;
+  /** What an error names when the schema cannot be used. Default "parameters". */
+  argument?: string;
+}
+
+type Lookup = Record<string, Schema | boolean>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function typeText(type: unknown): string {
+  return Array.isArray(type) ? type.map(String).join(" or ") : String(type);
+}
+
+/** The draft named by `$schema`; 2020-12 when none is named (the draft zod and most MCP servers emit). */
+function draftOf(dialect: unknown): SchemaDraft {
+  if (typeof dialect !== "string") return "2020-12";
+  if (dialect.includes("draft-04")) return "4";
+  if (dialect.includes("draft-06") || dialect.includes("draft-07")) return "7";
+  if (dialect.includes("2019-09")) return "2019-09";
+  return "2020-12";
+}
+
+function compiles(pattern: unknown): boolean {
+  if (typeof pattern !== "string") return false;
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks every subschema once, at creation, so that validation never fails on the schema itself: each `$ref`
+ * must resolve inside the schema (remote references are not fetched), each `pattern` must compile, and
+ * `$dynamicRef` (which the validator cannot follow) is refused. Unknown `format` names are annotations and are
+ * removed from the private copy (only known formats are asserted).
+ */
+function checkSubschemas(lookup: Lookup, fail: (message: string) => never): void {
+  for (const node of new Set(Object.values(lookup))) {
+    if (!isObject(node)) continue;
+    const ref = node.__absolute_ref__;
+    if (node.$ref !== undefined && (typeof ref !== "string" || lookup[ref] === undefined)) {
+      fail(
+        `$ref ${JSON.stringify(node.$ref)} does not resolve inside the schema (remote schemas are not fetched)`,
+      );
+    }
+    if (node.$dynamicRef !== undefined) fail("$dynamicRef is not supported; use $ref");
+    if (node.pattern !== undefined && !compiles(node.pattern)) {
+      fail(`pattern ${JSON.stringify(node.pattern)} is not a valid regular expression`);
+    }
+    if (isObject(node.patternProperties)) {
+      for (const pattern of Object.keys(node.patternProperties)) {
+        if (!compiles(pattern))
+          fail(`patternProperties key ${JSON.stringify(pattern)} is not a valid regular expression`);
+      }
+    }
+    if (
+      node.format !== undefined &&
+      (typeof node.format !== "string" || !Object.hasOwn(format, node.format))
+    ) {
+      delete node.format;
+    }
+  }
+}
+
+/**
+ * Why validation itself failed on a value: arguments nested deeper than the stack allows (a recursive schema),
+ * a value that is not JSON (`undefined` inside an object), or a keyword of the wrong shape in the schema.
+ */
+function unvalidatable(error: unknown): ToolArgumentIssue {
+  const deep = error instanceof RangeError;
+  const expected = deep ? "arguments nested less deeply" : "arguments the tool's schema can check";
+  const reason = error instanceof Error ? error.message : String(error);
+  const received = deep ? "arguments nested too deeply to check" : `a value it could not check (${reason})`;
+  return { path: "", expected, received, message: `Expected ${expected}, received ${received}` };
+}
+
+/**
+ * Builds a validator for a JSON Schema, once (tools build theirs at creation; validating a call then costs no
+ * schema work). Backed by `@cfworker/json-schema` (no code generation: no `eval`, no `new Function`), it
+ * supports drafts 4, 7, 2019-09 and 2020-12 (chosen by `$schema`, default 2020-12): `$ref`/`$defs`/
+ * `definitions`, `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`, `format` (email, date-time, date, time,
+ * uri, uuid, ipv4, ipv6, hostname, …), and every other validation keyword. Issues name the field path, what was
+ * expected and what was received (at most 50).
+ *
+ * Throws {@link InvalidArgumentError} when the schema cannot be checked: a `$ref` that does not resolve inside
+ * the schema, an invalid `pattern`, `$dynamicRef`, or a value that is not JSON.
+ */
+export function createJsonSchemaValidator({
+  schema,
+  argument = "parameters",
+}: CreateJsonSchemaValidatorOptions): JsonSchemaValidator {
+  const fail = (message: string, cause?: unknown): never => {
+    throw new InvalidArgumentError({ argument, message, cause });
+  };
+  let root: Schema;
+  try {
+    root = structuredClone(schema) as Schema;
+  } catch (error) {
+    return fail("expected a JSON-compatible schema object", error);
+  }
+  const draft = draftOf(root.$schema);
+  let lookup: Lookup;
+  try {
+    lookup = dereference(root);
+  } catch (error) {
+    return fail(
+      `the JSON Schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      error,
+    );
+  }
+  checkSubschemas(lookup, fail);
+  return (value) => {
+    if (value === undefined) {
+      const expected = root.type === undefined ? "a value" : typeText(root.type);
+      return [{ path: "", expected, received: "nothing", message: `Expected ${expected}, received nothing` }];
+    }
+    try {
+      const result = validate(value, root, draft, lookup, false);
+      return result.valid ? [] : describeSchemaErrors({ errors: result.errors, root, lookup, value });
+    } catch (error) {
+      return [unvalidatable(error)];
+    }
+  };
+}
