@@ -332,14 +332,29 @@ export class Agent {
     resume: ApprovalDecisions | undefined;
   }): AsyncGenerator<AgentEvent, unknown> {
     const { timeoutMs } = this.limits;
-    const session = await openSessionRun({
-      store: args.store,
-      sessionId: args.sessionId,
-      timeoutMs,
-      signal: args.options.signal,
-      redactor: this.redactor,
-      newMessage: args.resume === undefined,
-    });
+    let session: Awaited<ReturnType<typeof openSessionRun>>;
+    try {
+      session = await openSessionRun({
+        store: args.store,
+        sessionId: args.sessionId,
+        timeoutMs,
+        signal: args.options.signal,
+        redactor: this.redactor,
+        newMessage: args.resume === undefined,
+      });
+    } catch (error) {
+      if (args.options.signal?.aborted !== true) throw error;
+      // Aborted while the session was being opened (the store's lock or load was abandoned): the run ends as
+      // an aborted run that never touched the session, as when the signal was aborted before the call.
+      const { messages } = this.conversation([], args.input);
+      const config = this.loopConfig({
+        input: args.input,
+        messages,
+        options: args.options,
+        stream: args.stream,
+      });
+      return yield* agentLoop({ ...config, resume: args.resume });
+    }
     try {
       const { messages, system } = this.conversation(session.history, args.input);
       // Everything but the new user message (none when resuming) is stored already.

@@ -1,4 +1,5 @@
 import { StoreError } from "../stores/store-error.js";
+import { describeFailure } from "../util/to-error.js";
 
 /** Options of {@link toJournalError}. */
 export interface ToJournalErrorOptions {
@@ -15,7 +16,7 @@ export interface ToJournalErrorOptions {
 /** Wraps any failure of a journal operation as a `StoreError` (keeping the original as `cause`). */
 export function toJournalError({ error, journal, operation, runId }: ToJournalErrorOptions): StoreError {
   if (StoreError.isInstance(error)) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = describeFailure(error).message;
   const subject = runId === undefined ? "" : ` of run "${runId}"`;
   return new StoreError({
     message: `${journal} ${operation}${subject} failed: ${reason}`,

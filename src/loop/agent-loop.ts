@@ -6,6 +6,7 @@ import type { RetryPolicy } from "../http/retry-policy.js";
 import type { Message } from "../models/message.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
 import { addUsage, emptyUsage, type Usage } from "../models/usage.js";
+import { PENDING_APPROVALS_KEY } from "../sessions/close-pending-calls.js";
 import type { RunPersistence } from "../sessions/run-persistence.js";
 import type { RunState } from "../sessions/run-state.js";
 import type { JsonValue } from "../stores/session-store.js";
@@ -66,8 +67,7 @@ export interface AgentLoopConfig {
   resume?: ApprovalDecisions | undefined;
 }
 
-/** The run-state key where a session keeps the calls a paused run waits on. */
-export const PENDING_APPROVALS_KEY = "agentloop:pendingApprovals";
+export { PENDING_APPROVALS_KEY };
 
 /** What the loop returns besides its events. */
 export interface AgentLoopOutcome {

@@ -6,6 +6,7 @@ import { addUsage, emptyUsage, type Usage } from "../models/usage.js";
 import type { Profile } from "../profiles/profile.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
+import { toError } from "../util/to-error.js";
 import { buildPlanRequest } from "./build-plan-request.js";
 import { buildRepairRequest } from "./build-repair-request.js";
 import { buildSummarizerRequest } from "./build-summarizer-request.js";
@@ -204,7 +205,7 @@ export async function runPlan(config: RunPlanConfig): Promise<PlanResult> {
     text ??= await summarize();
     recorder.emit("loop_end", turns, { stopReason: "completed", text });
   } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
+    failure = toError(error);
     text = "";
     recorder.emit("error", turns, { ...describeError(error), fatal: true });
     recorder.emit("loop_end", turns, { stopReason: "error", text });

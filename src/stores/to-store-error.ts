@@ -1,3 +1,4 @@
+import { describeFailure } from "../util/to-error.js";
 import { StoreError } from "./store-error.js";
 
 /** Options of {@link toStoreError}. */
@@ -17,7 +18,7 @@ export interface ToStoreErrorOptions {
 /** Wraps any failure of a store operation as a {@link StoreError} (keeping the original as `cause`). */
 export function toStoreError({ error, store, operation, sessionId, key }: ToStoreErrorOptions): StoreError {
   if (StoreError.isInstance(error)) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = describeFailure(error).message;
   const subject =
     sessionId !== undefined ? ` of session "${sessionId}"` : key !== undefined ? ` of key "${key}"` : "";
   return new StoreError({

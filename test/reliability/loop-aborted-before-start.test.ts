@@ -9,6 +9,7 @@ import { agentLoop } from "../../src/loop/agent-loop.js";
 import type { AgentResult } from "../../src/loop/agent-result.js";
 import type { Message } from "../../src/models/message.js";
 import { FileStore } from "../../src/stores/file-store.js";
+import { MemoryStore } from "../../src/stores/memory-store.js";
 import { ScriptedModel } from "../../src/testing/scripted-model.js";
 import { ToolRegistry } from "../../src/tools/tool-registry.js";
 
@@ -63,6 +64,44 @@ describe.each(["run", "stream"] as const)("a run with an already-aborted signal 
     expect((await store.load(sessionId))?.messages).toEqual(before);
   });
 });
+
+describe.each(["run", "stream"] as const)(
+  "a run aborted while its session lock is being taken (%s)",
+  (mode) => {
+    it("ends aborted (not a rejection), saves nothing and releases the lock that arrives late", async () => {
+      class SlowLockStore extends MemoryStore {
+        released = 0;
+        override async lock(sessionId: string, options: { ttlMs: number }) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          const lock = await super.lock(sessionId, options);
+          if (lock === undefined) return undefined;
+          return {
+            ...lock,
+            release: async () => {
+              this.released++;
+              await lock.release();
+            },
+          };
+        }
+      }
+      const store = new SlowLockStore();
+      const model = new ScriptedModel([{ text: "answer" }]);
+      const agent = new Agent({ model, store });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("the client went away")), 20);
+      const result = await runWith(agent, mode, "hello", {
+        sessionId: `slow-${mode}`,
+        signal: controller.signal,
+      });
+      expect(result.stopReason).toBe("aborted");
+      expect(model.calls).toHaveLength(0);
+      await new Promise((resolve) => setTimeout(resolve, 250)); // the abandoned lock arrives and is released
+      expect(store.released).toBe(1);
+      expect((await store.load(`slow-${mode}`))?.messages ?? []).toEqual([]);
+      expect((await agent.run("again", { sessionId: `slow-${mode}` })).text).toBe("answer");
+    });
+  },
+);
 
 it("the loop persists nothing when it is aborted before its first model call", async () => {
   const flushed: Message[][] = [];

@@ -78,6 +78,7 @@ describe("Anthropic Messages fixtures: conformance", () => {
         type: "finish",
         usage: { inputTokens: 377, outputTokens: 65, totalTokens: 442, cachedInputTokens: 0 },
         finishReason: { unified: "tool-calls", raw: "tool_use" },
+        model: "claude-sonnet-4-20250514",
       },
     ]);
   });

@@ -103,6 +103,7 @@ export function parseAnthropicMessage(text: string, url: string): ModelResponse 
   };
   const providerData = anthropicProviderData({ content, stopSequence: body.stop_sequence });
   if (providerData !== undefined) response.providerData = providerData;
+  if (typeof body.model === "string" && body.model !== "") response.model = body.model;
   return response;
 }
 

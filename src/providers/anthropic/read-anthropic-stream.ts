@@ -79,6 +79,7 @@ export async function* readAnthropicStream(
   const usage: AnthropicWireUsage = {};
   let stopReason: string | undefined;
   let stopSequence: string | undefined;
+  let model: string | undefined;
   let stopped = false;
   // Set while a payload is parsed: one try/catch around the loop, none per event.
   let parsing: string | undefined;
@@ -95,6 +96,7 @@ export async function* readAnthropicStream(
       switch (payload.type) {
         case "message_start":
           mergeAnthropicUsage(usage, payload.message?.usage);
+          model = nonEmpty(payload.message?.model) ?? model;
           break;
         case "content_block_start": {
           const start = payload.content_block;
@@ -157,7 +159,17 @@ export async function* readAnthropicStream(
   for (const state of ordered) if (!state.ended) yield* endBlock(state);
   const providerData = anthropicProviderData({ content: ordered.map((state) => state.block), stopSequence });
   if (providerData !== undefined) yield { type: "provider-data", data: providerData };
-  yield { type: "finish", usage: mapAnthropicUsage(usage), finishReason: mapAnthropicStopReason(stopReason) };
+  yield {
+    type: "finish",
+    usage: mapAnthropicUsage(usage),
+    finishReason: mapAnthropicStopReason(stopReason),
+    ...(model !== undefined && { model }),
+  };
+}
+
+/** The string itself when it is a non-empty string (a model id the server named), else undefined. */
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 /** Registers a block from `content_block_start`, announcing tool calls and any text the start carries. */

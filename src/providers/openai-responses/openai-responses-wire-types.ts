@@ -58,6 +58,8 @@ export interface OpenAIResponsesWireUsage {
 /** A Response object: the non-streaming body, and the `response` of `response.*` stream events. */
 export interface OpenAIResponsesWireResponse extends OpenAIWireErrorEnvelope {
   id?: string | null;
+  /** The model that answered (a dated snapshot of the requested one). */
+  model?: string | null;
   /** `completed`, `incomplete`, `failed`, `in_progress`, … */
   status?: string | null;
   output?: OpenAIResponsesWireItem[] | null;

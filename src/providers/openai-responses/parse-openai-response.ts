@@ -108,6 +108,7 @@ export function parseOpenAIResponse({ text, url }: ParseOpenAIResponseOptions): 
   };
   if (folded.refusal !== "") response.refusal = folded.refusal;
   if (hasReasoningItems(output)) response.providerData = { ...responsesProviderData(output) };
+  if (typeof body.model === "string" && body.model !== "") response.model = body.model;
   return response;
 }
 

@@ -250,6 +250,7 @@ function* finishParts(state: StreamState, event: OpenAIResponsesWireEvent): Gene
       incompleteReason: response?.incomplete_details?.reason,
       hasToolCalls: state.calls.length > 0,
     }),
+    ...(typeof response?.model === "string" && response.model !== "" && { model: response.model }),
   };
 }
 

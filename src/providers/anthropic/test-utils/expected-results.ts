@@ -184,7 +184,9 @@ function blockOf(response: ModelResponse, index: number): Record<string, unknown
 
 /** Checks a folded answer; long texts and thinking blocks are compared by markers, lengths and signatures. */
 export function expectFolded(name: string, response: ModelResponse, expected: Expected): void {
-  const { raw: _raw, ...rest } = response;
+  const { raw: _raw, model, ...rest } = response;
+  // The model the recorded response names (calls are priced by it), when the wire carried one.
+  if (model !== undefined) expect(model).toMatch(/^claude-/);
   if (name === "stream-thinking.sse") {
     expect(rest.text).toHaveLength(1021);
     expect(rest.text.startsWith("Here are the basic steps for safely crossing the street:\n\n")).toBe(true);

@@ -165,8 +165,12 @@ export function coveredFixtures(): string[] {
   ].sort();
 }
 
-/** The folded answer without `raw`/`providerData`, in the shape of {@link Expected}. */
+/**
+ * The folded answer without `raw`/`providerData`/`model`, in the shape of {@link Expected}. The model the
+ * recording names (calls are priced by it) is checked to look like an OpenAI model id.
+ */
 export function comparable(response: ModelResponse): Expected {
-  const { raw: _raw, providerData, ...rest } = response;
+  const { raw: _raw, providerData, model, ...rest } = response;
+  if (model !== undefined && !/^(gpt-|o\d)/.test(model)) throw new Error(`unexpected model id ${model}`);
   return { ...rest, reasoning: providerData !== undefined };
 }
