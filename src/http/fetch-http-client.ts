@@ -1,6 +1,6 @@
 import { AbortError } from "../errors/abort-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
-import { displayUrl } from "./display-url.js";
+import { bodyLimitGuard } from "./body-limit-guard.js";
 import {
   type HttpClient,
   type HttpRequest,
@@ -54,17 +54,9 @@ function untilAborted<T>(
 function wrapResponse(response: Response, request: HttpRequest): HttpResponse {
   const { signal } = request;
   const status = response.status;
-  const bodyLimit =
-    status >= 200 && status < 300 ? request.bodyLimit : (request.errorBodyLimit ?? request.bodyLimit);
+  const guard = bodyLimitGuard({ request, status });
   const stream = response.body;
-  const tooLarge = (received: number | undefined) =>
-    new ResponseTooLargeError({
-      limit: bodyLimit?.option ?? "maxResponseBytes",
-      maximum: bodyLimit?.maxBytes ?? 0,
-      received,
-      what: "the response body",
-      url: request.displayUrl ?? displayUrl(request.url),
-    });
+  const { tooLarge } = guard;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   /** Ends the body being read (its pending read settles at once); set while the body is read. */
   let stopReading: (() => void) | undefined;
@@ -72,7 +64,7 @@ function wrapResponse(response: Response, request: HttpRequest): HttpResponse {
   const body: AsyncIterable<string> = {
     async *[Symbol.asyncIterator]() {
       if (stream === null || cancelled) return;
-      if (bodyLimit !== undefined && declared > bodyLimit.maxBytes) {
+      if (guard.exceeds(declared)) {
         stream.cancel().catch(ignore);
         throw tooLarge(declared);
       }
@@ -105,7 +97,7 @@ function wrapResponse(response: Response, request: HttpRequest): HttpResponse {
             return;
           }
           received += result.value.byteLength;
-          if (bodyLimit !== undefined && received > bodyLimit.maxBytes) throw tooLarge(received);
+          if (guard.exceeds(received)) throw tooLarge(received);
           const text = decoder.decode(result.value, { stream: true });
           if (text !== "") yield text;
         }

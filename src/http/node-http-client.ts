@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import { AbortError } from "../errors/abort-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
-import { displayUrl } from "./display-url.js";
+import { bodyLimitGuard } from "./body-limit-guard.js";
 import {
   type HttpClient,
   type HttpRequest,
@@ -38,25 +38,17 @@ const INCOMPLETE = "Connection closed before the response body was complete";
 function wrapResponse(res: http.IncomingMessage, request: HttpRequest): HttpResponse {
   const { signal } = request;
   const status = res.statusCode ?? 0;
-  const bodyLimit =
-    status >= 200 && status < 300 ? request.bodyLimit : (request.errorBodyLimit ?? request.bodyLimit);
-  const tooLarge = (received: number | undefined) =>
-    new ResponseTooLargeError({
-      limit: bodyLimit?.option ?? "maxResponseBytes",
-      maximum: bodyLimit?.maxBytes ?? 0,
-      received,
-      what: "the response body",
-      url: request.displayUrl ?? displayUrl(request.url),
-    });
+  const guard = bodyLimitGuard({ request, status });
+  const { tooLarge } = guard;
   const declared = Number(res.headers["content-length"]);
   /** A body the server declared too large fails before a byte of it is read. */
-  const declaredTooLarge = bodyLimit !== undefined && declared > bodyLimit.maxBytes;
+  const declaredTooLarge = guard.exceeds(declared);
   let received = 0;
   const decoder = new StringDecoder("utf8");
   /** Counts a chunk and decodes it; throws once the body is over its limit. */
   const accept = (chunk: Buffer): string => {
     received += chunk.length;
-    if (bodyLimit !== undefined && received > bodyLimit.maxBytes) throw tooLarge(received);
+    if (guard.exceeds(received)) throw tooLarge(received);
     return decoder.write(chunk);
   };
   const body: AsyncIterable<string> = {
