@@ -4,6 +4,7 @@ export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent
 
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
 import { checkAgentOptions } from "./check-agent-options.js";
+import { checkRunCall } from "./check-run-call.js";
 import { checkCapPricing } from "./cost/check-cap-pricing.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { runDurably } from "./durable/run-durably.js";
@@ -230,37 +231,10 @@ export class Agent {
     stream: boolean,
     resume?: ApprovalDecisions,
   ): AsyncGenerator<AgentEvent, unknown> {
-    if (typeof input !== "string")
-      throw new InvalidArgumentError({ argument: "input", message: "expected a string" });
-    if (options.budget !== undefined) {
-      const o = this.options;
-      checkCapPricing({
-        modelId: this.model.modelId,
-        pricing: o.pricing,
-        fallback: o.pricingFallback,
-        cap: "budget",
-      });
-    }
+    checkRunCall({ input, options, agent: this.options, modelId: this.model.modelId, resume });
     const { sessionId } = options;
-    if (sessionId !== undefined) {
-      if (this.options.store === undefined) {
-        throw new InvalidArgumentError({
-          argument: "sessionId",
-          message: "a session needs the Agent's store option",
-        });
-      }
-      if (options.messages !== undefined) {
-        throw new InvalidArgumentError({
-          argument: "messages",
-          message: "pass either messages or sessionId, not both",
-        });
-      }
-      if (typeof sessionId !== "string" || sessionId === "") {
-        throw new InvalidArgumentError({ argument: "sessionId", message: "expected a non-empty string" });
-      }
-      if (input.trim() === "" && resume === undefined) {
-        throw new InvalidArgumentError({ argument: "input", message: "the task is empty" });
-      }
+    const store = this.options.store;
+    if (sessionId !== undefined && store !== undefined) {
       if (options.signal?.aborted) {
         // Aborted before it started: the session is not touched (no lock, no load, nothing saved); the run
         // ends at once with stop reason "aborted".
@@ -268,7 +242,7 @@ export class Agent {
         return this.events(input, unsessioned, stream, resume);
       }
       return withHooks(
-        this.sessionEvents({ input, options, stream, sessionId, store: this.options.store, resume }),
+        this.sessionEvents({ input, options, stream, sessionId, store, resume }),
         this.options,
       );
     }

@@ -1,0 +1,40 @@
+import type { AgentOptions, RunOptions } from "./agent-options.js";
+import { checkCapPricing } from "./cost/check-cap-pricing.js";
+import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
+import type { ApprovalDecisions } from "./loop/tool-step.js";
+
+/** Options of {@link checkRunCall}. */
+export interface CheckRunCallOptions {
+  input: unknown;
+  options: RunOptions;
+  /** The agent's options (its store and pricing). */
+  agent: Readonly<AgentOptions>;
+  /** The agent's model id, for the pricing check. */
+  modelId: string;
+  /** The decisions when the call resumes a paused run. */
+  resume: ApprovalDecisions | undefined;
+}
+
+function invalid(argument: string, message: string): InvalidArgumentError {
+  return new InvalidArgumentError({ argument, message });
+}
+
+/**
+ * Checks one `run`/`stream`/`resume` call before anything starts, throwing {@link InvalidArgumentError}: the
+ * input is a string, a run's `budget` has a price for the model, and a session run has a store, no
+ * `messages`, a non-empty id and (unless it resumes) a task.
+ */
+export function checkRunCall({ input, options, agent, modelId, resume }: CheckRunCallOptions): void {
+  if (typeof input !== "string") throw invalid("input", "expected a string");
+  if (options.budget !== undefined) {
+    checkCapPricing({ modelId, pricing: agent.pricing, fallback: agent.pricingFallback, cap: "budget" });
+  }
+  const { sessionId } = options;
+  if (sessionId === undefined) return;
+  if (agent.store === undefined) throw invalid("sessionId", "a session needs the Agent's store option");
+  if (options.messages !== undefined)
+    throw invalid("messages", "pass either messages or sessionId, not both");
+  if (typeof sessionId !== "string" || sessionId === "")
+    throw invalid("sessionId", "expected a non-empty string");
+  if (input.trim() === "" && resume === undefined) throw invalid("input", "the task is empty");
+}
