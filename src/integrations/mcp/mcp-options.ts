@@ -25,6 +25,12 @@ export interface McpCommonOptions {
   include?: readonly string[];
   /** Leave out these tools (names as the server lists them, before prefixing). Applied after `include`. */
   exclude?: readonly string[];
+  /**
+   * Which tools need a human decision before each call (the agent loop pauses with `awaiting_approval`, as
+   * for any gated tool): `true` for all, or the names as the server lists them (before prefixing). Default:
+   * none. Unknown names are refused, so a typo cannot leave a dangerous tool ungated.
+   */
+  needsApproval?: boolean | readonly string[];
 }
 
 /** A server started as a child process, spoken to over its stdin/stdout. */

@@ -124,6 +124,26 @@ function selectTools(infos: readonly McpToolInfo[], options: McpToolsOptions, se
   );
 }
 
+/** Which of the server's tools need approval (`needsApproval`); names the server does not list are refused. */
+function gatedTools(args: {
+  infos: readonly McpToolInfo[];
+  options: McpToolsOptions;
+  server: string;
+}): (name: string) => boolean {
+  const { needsApproval } = args.options;
+  if (needsApproval === undefined || typeof needsApproval === "boolean") return () => needsApproval === true;
+  const listed = new Set(args.infos.map((info) => info.name));
+  const unknown = needsApproval.filter((name) => !listed.has(name));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError({
+      argument: "needsApproval",
+      message: `server "${args.server}" lists no tool named ${unknown.map((n) => JSON.stringify(n)).join(", ")}`,
+    });
+  }
+  const names = new Set(needsApproval);
+  return (name) => names.has(name);
+}
+
 function createTools(
   connection: McpConnection,
   infos: readonly McpToolInfo[],
@@ -131,6 +151,7 @@ function createTools(
 ): Tool[] {
   const server = connection.server;
   const byName = new Map<string, string>();
+  const gated = gatedTools({ infos, options, server });
   return selectTools(infos, options, server).map((info) => {
     const name = mcpToolName({ prefix: options.prefix ?? "", name: info.name });
     const clash = byName.get(name);
@@ -149,6 +170,7 @@ function createTools(
       description: info.description ?? info.title ?? "",
       parameters: toolParameters({ info, server }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      needsApproval: gated(info.name),
       execute: (args, ctx) =>
         callMcpTool({
           binding,

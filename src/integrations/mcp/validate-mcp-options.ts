@@ -84,6 +84,7 @@ export function validateMcpOptions(options: McpToolsOptions): void {
   checkString("server", options.server, { empty: false });
   checkStrings("include", options.include);
   checkStrings("exclude", options.exclude);
+  if (typeof options.needsApproval !== "boolean") checkStrings("needsApproval", options.needsApproval);
   checkTimeout("timeoutMs", options.timeoutMs);
   checkTimeout("connectTimeoutMs", options.connectTimeoutMs);
 }
