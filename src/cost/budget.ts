@@ -168,6 +168,19 @@ export class Budget {
     });
   }
 
+  /**
+   * Records a cost that was not reserved first (a summary call made while compacting the context): it counts
+   * against the budget like any settled call, even when that takes the budget past its limit.
+   */
+  record(actualUsd: number): Promise<void> {
+    return this.serial(async () => {
+      if (!(actualUsd > 0 && Number.isFinite(actualUsd))) return;
+      const now = Date.now();
+      this.addSpent(actualUsd, now);
+      await this.save(now);
+    });
+  }
+
   private ownReserved(): number {
     let total = 0;
     for (const amount of this.slot.reserved) total += amount;

@@ -4,6 +4,7 @@ import { Agent } from "../agent.js";
 import { createEstimatingCounter } from "../context/create-estimating-counter.js";
 import { SUMMARY_PREFIX } from "../context/summary-message.js";
 import { validateHistory } from "../context/validate-history.js";
+import { Budget } from "../cost/budget.js";
 import { ContextOverflowError } from "../errors/context-overflow-error.js";
 import { ModelCallError } from "../errors/model-call-error.js";
 import type { Message } from "../models/message.js";
@@ -103,6 +104,44 @@ describe("agent loop: context compaction", () => {
     // Summary calls count in the run's usage (each summary step reports 15 tokens).
     const modelTokens = model.calls.reduce((n, c) => n + usageOf(c.request).inputTokens + 10, 0);
     expect(result.usage.totalTokens).toBe(modelTokens + summaries.calls.length * 15);
+  });
+
+  it("charges summary calls to a shared budget and to the run's cost (they are not reserved first)", async () => {
+    const summaries = new ScriptedModel(
+      () => ({ text: "SUMMARY", usage: { inputTokens: 1_000_000, outputTokens: 0 } }),
+      { modelId: "summarizer" },
+    );
+    const model = new ScriptedModel(
+      (request, index) => ({
+        usage: { inputTokens: usageOf(request).inputTokens, outputTokens: 0 },
+        ...(index < 12
+          ? { toolCalls: [{ id: `p${index}`, name: "fetch_page", arguments: { page: index } }] }
+          : { text: "Read them all." }),
+      }),
+      { modelId: "main" },
+    );
+    const budget = new Budget({ limitUsd: 1_000 });
+    const result = await new Agent({
+      model,
+      tools: [fetchPage],
+      loopDetection: false,
+      // The main model is free, so everything the budget holds comes from the summary calls ($1 each).
+      pricing: {
+        main: { inputPerMTok: 0, outputPerMTok: 0 },
+        summarizer: { inputPerMTok: 1, outputPerMTok: 0 },
+      },
+      context: {
+        maxTokens: 4000,
+        counter,
+        strategy: "summarize",
+        summaryModel: summaries,
+        truncateToolResultsTo: 5000,
+      },
+    }).run("Read pages 0 to 11.", { budget });
+    expect(result.stopReason).toBe("completed");
+    expect(summaries.calls.length).toBeGreaterThanOrEqual(2);
+    expect(result.costUsd).toBeCloseTo(summaries.calls.length, 6);
+    expect(budget.spentUsd).toBeCloseTo(summaries.calls.length, 6);
   });
 
   it("compacts and retries once after a context_length_exceeded error", async () => {

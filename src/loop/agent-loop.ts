@@ -137,8 +137,12 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     options: config.context,
     model,
     usage,
-    onModelUsage: ({ model: summaryModel, usage: summaryUsage }) =>
-      meter.add({ modelId: summaryModel.modelId, usage: summaryUsage }),
+    // A summary call is not reserved in advance: its cost counts for the run's cap (the meter) and is charged
+    // to a shared budget as it happens.
+    onModelUsage: async ({ model: summaryModel, usage: summaryUsage }) => {
+      const { costUsd } = meter.add({ modelId: summaryModel.modelId, usage: summaryUsage });
+      await config.budget?.record(costUsd);
+    },
   });
   const costGuard = new CostGuard({
     meter,

@@ -24,8 +24,8 @@ export interface ContextManagerOptions {
   model: Model;
   /** Usage of summary calls is added here (the run's usage). */
   usage: Usage;
-  /** Told about every summary call (for cost). */
-  onModelUsage?: ((info: { model: Model; usage: Usage }) => void) | undefined;
+  /** Told about every summary call (for cost; awaited, so a shared budget is charged before the run goes on). */
+  onModelUsage?: ((info: { model: Model; usage: Usage }) => void | Promise<void>) | undefined;
 }
 
 /**
@@ -139,7 +139,7 @@ export class ContextManager {
         { signal: args.signal },
       );
       addUsage(this.config.usage, response.usage);
-      this.config.onModelUsage?.({ model: summaryModel, usage: response.usage });
+      await this.config.onModelUsage?.({ model: summaryModel, usage: response.usage });
       compacted = applySummary({ compacted, summary: response.text });
     }
     args.messages.length = 0;
