@@ -105,7 +105,8 @@ export type PausedRun =
   | Pick<AgentResult, "messages" | "pendingApprovals">
   | { messages: readonly Message[]; pendingApprovals?: readonly PendingApproval[] }
   | { sessionId: string }
-  | { runId: string };
+  | { runId: string }
+  | string;
 
 /** The human's decisions for {@link Agent.resume}. */
 export interface ResumeOptions {

@@ -109,9 +109,17 @@ export class Agent {
    * Continues a run that stopped with `awaiting_approval`: the paused turn's calls run with the decisions
    * (`approve` / `deny` by tool call id; a pending call in neither list is denied), then the loop goes on.
    * `paused` is the paused result (or its JSON: `{ messages, pendingApprovals }`), or `{ sessionId }` to resume
-   * a paused session from the store — also from another process.
+   * a paused session from the store — also from another process; a durable run by its id (`runId` or
+   * `{ runId }`) resumes from its journal.
    */
-  async resume(paused: PausedRun, decisions: ResumeOptions = {}): Promise<AgentResult> {
+  async resume(run: PausedRun, decisions: ResumeOptions = {}): Promise<AgentResult> {
+    const paused = typeof run === "string" ? { runId: run } : run;
+    if (paused === null || typeof paused !== "object") {
+      throw new InvalidArgumentError({
+        argument: "paused",
+        message: "expected a paused result, { sessionId }, { runId } or a run id",
+      });
+    }
     const resume = {
       approve: new Set(decisions.approve ?? []),
       deny: new Set(decisions.deny ?? []),

@@ -61,6 +61,20 @@ describe("Agent durable runs (runId + journal)", () => {
     expect(second.calls).toHaveLength(1);
   });
 
+  it("resume takes a run id as a string, and refuses what is not a paused run clearly", async () => {
+    const journal = new MemoryJournal();
+    const model = new ScriptedModel([{ text: "Done." }]);
+    const agent = new Agent({ model, journal });
+    await agent.run("Do it", { runId: "job-7" });
+    const resumed = await agent.resume("job-7");
+    expect(resumed.stopReason).toBe("completed");
+    expect(resumed.text).toBe("Done.");
+    expect(model.calls).toHaveLength(1); // answered from the journal
+    for (const bad of [null, 42, undefined]) {
+      await expect(agent.resume(bad as never)).rejects.toThrow(/expected a paused result/);
+    }
+  });
+
   it("needs a journal", async () => {
     await expect(new Agent({ model: new ScriptedModel([]) }).run("x", { runId: "r" })).rejects.toThrow(
       /journal/,
