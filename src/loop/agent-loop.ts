@@ -193,7 +193,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         }
       }
     } catch (error) {
-      await costGuard.settle(reservation, 0);
+      if (reservation !== undefined) await costGuard.settle(reservation, 0);
       throw error;
     }
     const { costUsd, priced, firstUnpriced } = meter.add({
@@ -201,7 +201,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       respondedModel: response.model,
       usage: response.usage,
     });
-    await costGuard.settle(reservation, costUsd);
+    // Only a budget reservation has something to settle: no promise hop per turn without one.
+    if (reservation !== undefined) await costGuard.settle(reservation, costUsd);
     turns = step;
     contextManager.calibrate(response.usage.inputTokens);
     addUsage(usage, response.usage);
