@@ -4,7 +4,7 @@ export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent
 
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
 import { checkAgentOptions } from "./check-agent-options.js";
-import { checkRunCall } from "./check-run-call.js";
+import { checkRunCall, pausedRunOf } from "./check-run-call.js";
 import { checkCapPricing } from "./cost/check-cap-pricing.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { runDurably } from "./durable/run-durably.js";
@@ -113,13 +113,7 @@ export class Agent {
    * `{ runId }`) resumes from its journal.
    */
   async resume(run: PausedRun, decisions: ResumeOptions = {}): Promise<AgentResult> {
-    const paused = typeof run === "string" ? { runId: run } : run;
-    if (paused === null || typeof paused !== "object") {
-      throw new InvalidArgumentError({
-        argument: "paused",
-        message: "expected a paused result, { sessionId }, { runId } or a run id",
-      });
-    }
+    const paused = pausedRunOf(run);
     const resume = {
       approve: new Set(decisions.approve ?? []),
       deny: new Set(decisions.deny ?? []),

@@ -1,4 +1,4 @@
-import type { AgentOptions, RunOptions } from "./agent-options.js";
+import type { AgentOptions, PausedRun, RunOptions } from "./agent-options.js";
 import { checkCapPricing } from "./cost/check-cap-pricing.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
@@ -37,4 +37,13 @@ export function checkRunCall({ input, options, agent, modelId, resume }: CheckRu
   if (typeof sessionId !== "string" || sessionId === "")
     throw invalid("sessionId", "expected a non-empty string");
   if (input.trim() === "" && resume === undefined) throw invalid("input", "the task is empty");
+}
+
+/** What `Agent.resume` was given, as an object (a run id string becomes `{ runId }`); refuses anything else. */
+export function pausedRunOf(run: PausedRun): Exclude<PausedRun, string> {
+  const paused = typeof run === "string" ? { runId: run } : run;
+  if (paused === null || typeof paused !== "object") {
+    throw invalid("paused", "expected a paused result, { sessionId }, { runId } or a run id");
+  }
+  return paused;
 }
