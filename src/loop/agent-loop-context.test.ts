@@ -111,15 +111,7 @@ describe("agent loop: context compaction", () => {
       () => ({ text: "SUMMARY", usage: { inputTokens: 1_000_000, outputTokens: 0 } }),
       { modelId: "summarizer" },
     );
-    const model = new ScriptedModel(
-      (request, index) => ({
-        usage: { inputTokens: usageOf(request).inputTokens, outputTokens: 0 },
-        ...(index < 12
-          ? { toolCalls: [{ id: `p${index}`, name: "fetch_page", arguments: { page: index } }] }
-          : { text: "Read them all." }),
-      }),
-      { modelId: "main" },
-    );
+    const model = browsing(12);
     const budget = new Budget({ limitUsd: 1_000 });
     const result = await new Agent({
       model,
@@ -127,7 +119,7 @@ describe("agent loop: context compaction", () => {
       loopDetection: false,
       // The main model is free, so everything the budget holds comes from the summary calls ($1 each).
       pricing: {
-        main: { inputPerMTok: 0, outputPerMTok: 0 },
+        scripted: { inputPerMTok: 0, outputPerMTok: 0 },
         summarizer: { inputPerMTok: 1, outputPerMTok: 0 },
       },
       context: {

@@ -2,35 +2,14 @@ import { describe, expect, it } from "vitest";
 import { ModelCallError } from "../errors/model-call-error.js";
 import { ThrownValueError } from "../errors/thrown-value-error.js";
 import { describeThrown } from "./describe-thrown.js";
+import { EVERY_TRAP, errorWithThrowingGetters, trap } from "./test-utils/hostile-values.js";
 import { describeFailure, toError } from "./to-error.js";
-
-const trap = (): never => {
-  throw new Error("trap");
-};
-const everyTrap = {
-  get: trap,
-  set: trap,
-  has: trap,
-  ownKeys: trap,
-  getPrototypeOf: trap,
-  setPrototypeOf: trap,
-  getOwnPropertyDescriptor: trap,
-  defineProperty: trap,
-  deleteProperty: trap,
-  isExtensible: trap,
-  preventExtensions: trap,
-  apply: trap,
-  construct: trap,
-};
 
 function hostileValues(): unknown[] {
   const circular: Record<string, unknown> = { toString: trap };
   circular.self = circular;
-  const badError = new Error("hidden");
-  Object.defineProperty(badError, "stack", { get: trap });
-  Object.defineProperty(badError, "message", { get: trap });
-  Object.defineProperty(badError, "name", { get: trap });
-  const protoProxy = Object.create(new Proxy({}, everyTrap));
+  const badError = errorWithThrowingGetters();
+  const protoProxy = Object.create(new Proxy({}, EVERY_TRAP));
   return [
     undefined,
     null,
@@ -44,8 +23,8 @@ function hostileValues(): unknown[] {
     badError,
     // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point
     Object.defineProperty({}, "then", { get: trap, enumerable: true }),
-    new Proxy({}, everyTrap),
-    new Proxy(() => undefined, everyTrap),
+    new Proxy({}, EVERY_TRAP),
+    new Proxy(() => undefined, EVERY_TRAP),
     protoProxy,
     () => undefined,
   ];
@@ -74,7 +53,7 @@ describe("toError", () => {
   });
 
   it("wraps anything else in a ThrownValueError that keeps the value out of logs", () => {
-    const proxy = new Proxy({}, everyTrap);
+    const proxy = new Proxy({}, EVERY_TRAP);
     const error = toError(proxy);
     expect(ThrownValueError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({

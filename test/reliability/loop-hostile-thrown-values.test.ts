@@ -13,14 +13,11 @@ import type { SessionStore } from "../../src/stores/session-store.js";
 import { ScriptedModel } from "../../src/testing/scripted-model.js";
 import type { ScriptedStep } from "../../src/testing/scripted-step.js";
 import { tool } from "../../src/tools/tool.js";
+import { EVERY_TRAP, errorWithThrowingGetters, trap } from "../../src/util/test-utils/hostile-values.js";
 
 // Every boundary where foreign code runs (tool, hook, renderer, model) × every value that cannot be handled
 // naively, in run and stream, with a session: the run ends normally (tool error, non-fatal error event, or
 // stop reason "error" with a real error), the session lock is released, and no rejection goes unhandled.
-
-const trap = (): never => {
-  throw new Error("trap");
-};
 
 /** Fresh hostile values (each test gets its own). */
 const HOSTILE: Record<string, () => unknown> = {
@@ -33,33 +30,11 @@ const HOSTILE: Record<string, () => unknown> = {
     return value;
   },
   "object whose toString throws": () => ({ toString: trap, valueOf: trap }),
-  "Error whose message, name and stack getters throw": () => {
-    const error = new Error("hidden");
-    Object.defineProperty(error, "stack", { get: trap });
-    Object.defineProperty(error, "message", { get: trap });
-    Object.defineProperty(error, "name", { get: trap });
-    return error;
-  },
+  "Error whose message, name and stack getters throw": () => errorWithThrowingGetters(),
   "thenable whose then getter throws": () =>
     // biome-ignore lint/suspicious/noThenProperty: a hostile thenable is the point of this case
     Object.defineProperty({}, "then", { get: trap, enumerable: true }),
-  "Proxy whose every trap throws": () =>
-    new Proxy(
-      {},
-      {
-        get: trap,
-        set: trap,
-        has: trap,
-        ownKeys: trap,
-        getPrototypeOf: trap,
-        setPrototypeOf: trap,
-        getOwnPropertyDescriptor: trap,
-        defineProperty: trap,
-        deleteProperty: trap,
-        isExtensible: trap,
-        preventExtensions: trap,
-      },
-    ),
+  "Proxy whose every trap throws": () => new Proxy({}, EVERY_TRAP),
 };
 
 type Mode = "run" | "stream";
