@@ -1,5 +1,6 @@
 import { AgentloopError, errorMarker, hasMarker } from "../errors/agentloop-error.js";
 import { describeThrown } from "../util/describe-thrown.js";
+import { toError } from "../util/to-error.js";
 
 const MARK_TOOLEXECUTIONERROR = errorMarker("ToolExecutionError");
 
@@ -34,7 +35,7 @@ export function errorMessageOf(error: unknown): string {
 
 /**
  * A tool threw (or its result could not be serialised). The message (sent back to the model) gives the thrown
- * error's type and message; `cause` is the thrown value itself.
+ * error's type and message; `cause` is the thrown Error, or a `ThrownValueError` holding any other thrown value.
  */
 export class ToolExecutionError extends AgentloopError {
   protected readonly [MARK_TOOLEXECUTIONERROR] = true;
@@ -45,7 +46,9 @@ export class ToolExecutionError extends AgentloopError {
     super({
       message:
         message ?? `Tool ${JSON.stringify(toolName)} failed: ${errorTypeOf(cause)}: ${errorMessageOf(cause)}`,
-      cause,
+      // A value that is not a readable Error (a Proxy, an object whose getters throw) is kept inside a
+      // ThrownValueError, so logging this error (util.inspect walks `cause`) cannot throw.
+      cause: toError(cause),
     });
     this.name = "ToolExecutionError";
     this.toolName = toolName;
