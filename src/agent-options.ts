@@ -114,5 +114,7 @@ export interface ResumeOptions {
   approve?: readonly string[];
   /** Tool call ids to refuse (the model is told). Pending calls in neither list are refused too. */
   deny?: readonly string[];
+  /** Who decided (kept in a durable run's log with the decision, e.g. a user id). */
+  decidedBy?: string;
   signal?: AbortSignal;
 }

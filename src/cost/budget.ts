@@ -18,6 +18,12 @@ export interface BudgetReservation {
   readonly amountUsd: number;
 }
 
+/**
+ * What a run does with a shared budget: reserve before a model call, settle after it, record an unreserved
+ * cost. A {@link Budget} is one; a durable run wraps it so that replayed calls are not charged again.
+ */
+export type BudgetCharges = Pick<Budget, "reserve" | "settle" | "record">;
+
 /** Options of {@link Budget}. */
 export interface BudgetOptions {
   /** The cap in USD (per window when `window` is set). */

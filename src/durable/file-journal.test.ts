@@ -33,7 +33,7 @@ describe("FileJournal", () => {
     expect(await readdir(dir)).toEqual(["%52un%2f1.jsonl"]);
     const lines = (await readFile(join(dir, "%52un%2f1.jsonl"), "utf8")).split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^\{"v":1,"kind":"start",/);
+    expect(lines[0]).toMatch(/^\{"v":2,"kind":"start",/);
     expect(lines[2]).toBe("");
     await journal.append("Run/1", [end("Run/1")]);
     expect((await readdir(dir)).sort()).toEqual(["%52un%2f1.done", "%52un%2f1.jsonl"]);

@@ -1,30 +1,40 @@
+import type { PendingApproval } from "../loop/tool-step.js";
 import type { Message } from "../models/message.js";
 import type { ModelResponse } from "../models/model.js";
 import { StoreError } from "../stores/store-error.js";
 import type { RunSummary } from "./run-summary.js";
 
-/** The schema version of the journal records this code writes (and the newest it reads). */
-export const JOURNAL_RECORD_VERSION = 1;
+/**
+ * The schema version of the journal records this code writes (and the newest it reads). Version 2 added
+ * `sessionId` to `start` and the `approval_requested` / `approval_decided` records; version 1 records are
+ * read as they are.
+ */
+export const JOURNAL_RECORD_VERSION = 2;
+
+/** A record's version: this code writes {@link JOURNAL_RECORD_VERSION} and reads every version up to it. */
+export type JournalRecordVersion = 1 | typeof JOURNAL_RECORD_VERSION;
 
 /** A model response as journaled: everything but the provider's `raw` body. */
 export type JournaledResponse = Omit<ModelResponse, "raw">;
 
 /** The run began: what it was given. Always the first record of a run. */
 export interface StartRecord {
-  v: typeof JOURNAL_RECORD_VERSION;
+  v: JournalRecordVersion;
   kind: "start";
   runId: string;
   /** The task. */
   input: string;
   /** The prior conversation given to the run (without the agent's system prompt). */
   messages: Message[];
+  /** The session the run continues (its `messages` are the session's history as the run found it). */
+  sessionId?: string;
   /** When the run began, in ms since the epoch. */
   at: number;
 }
 
 /** The model answered call `call`. Written before the loop sees the answer. */
 export interface ModelResponseRecord {
-  v: typeof JOURNAL_RECORD_VERSION;
+  v: JournalRecordVersion;
   kind: "model_response";
   /** The 0-based model call index within the run (failed calls take no index). */
   call: number;
@@ -33,7 +43,7 @@ export interface ModelResponseRecord {
 
 /** A tool call is about to execute. Written before the tool runs. */
 export interface ToolStartRecord {
-  v: typeof JOURNAL_RECORD_VERSION;
+  v: JournalRecordVersion;
   kind: "tool_start";
   toolCallId: string;
   tool: string;
@@ -55,7 +65,7 @@ export interface JournaledToolFailure {
 
 /** A tool call finished (or was given up on): the text the model was sent. */
 export interface ToolResultRecord {
-  v: typeof JOURNAL_RECORD_VERSION;
+  v: JournalRecordVersion;
   kind: "tool_result";
   toolCallId: string;
   tool: string;
@@ -66,9 +76,33 @@ export interface ToolResultRecord {
   failure?: JournaledToolFailure;
 }
 
+/** The run paused: gated tool calls of turn `turn` wait for a human's decision. */
+export interface ApprovalRequestedRecord {
+  v: JournalRecordVersion;
+  kind: "approval_requested";
+  turn: number;
+  calls: PendingApproval[];
+  at: number;
+}
+
+/**
+ * A human decided on the calls of turn `turn` (from any process: the record is what resumes the run). Every
+ * pending call is in `approve` or `deny`.
+ */
+export interface ApprovalDecidedRecord {
+  v: JournalRecordVersion;
+  kind: "approval_decided";
+  turn: number;
+  approve: string[];
+  deny: string[];
+  /** Who decided, when the caller said (`resume(runId, { approve, decidedBy })`). */
+  decidedBy?: string;
+  at: number;
+}
+
 /** The run finished: its summary. A run with this record is never run again. */
 export interface EndRecord {
-  v: typeof JOURNAL_RECORD_VERSION;
+  v: JournalRecordVersion;
   kind: "end";
   result: RunSummary;
   /** When the run finished, in ms since the epoch. */
@@ -81,6 +115,8 @@ export type JournalRecord =
   | ModelResponseRecord
   | ToolStartRecord
   | ToolResultRecord
+  | ApprovalRequestedRecord
+  | ApprovalDecidedRecord
   | EndRecord;
 
 /** The kind of a {@link JournalRecord}. */
@@ -106,7 +142,11 @@ const isString = (value: unknown): value is string => typeof value === "string";
 /** What a record of each kind must hold (a shallow check: cheap on long journals). */
 const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boolean> = {
   start: (r) =>
-    isString(r.runId) && isString(r.input) && Array.isArray(r.messages) && typeof r.at === "number",
+    isString(r.runId) &&
+    isString(r.input) &&
+    Array.isArray(r.messages) &&
+    typeof r.at === "number" &&
+    (r.sessionId === undefined || isString(r.sessionId)),
   model_response: (r) =>
     Number.isInteger(r.call) &&
     (r.call as number) >= 0 &&
@@ -119,6 +159,16 @@ const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boo
     typeof r.ok === "boolean" &&
     isString(r.content) &&
     (r.failure === undefined || (isObject(r.failure) && isString(r.failure.how))),
+  approval_requested: (r) =>
+    Number.isInteger(r.turn) &&
+    Array.isArray(r.calls) &&
+    r.calls.every((c) => isObject(c) && isString(c.toolCallId)),
+  approval_decided: (r) =>
+    Number.isInteger(r.turn) &&
+    Array.isArray(r.approve) &&
+    r.approve.every(isString) &&
+    Array.isArray(r.deny) &&
+    r.deny.every(isString),
   end: (r) =>
     isObject(r.result) &&
     isString(r.result.runId) &&

@@ -2,6 +2,7 @@ import { throwIfAborted } from "../errors/abort-error.js";
 import { StreamCollector } from "../models/collect-stream.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
+import { StoreError } from "../stores/store-error.js";
 import { responseToParts, toRecordedResponse } from "../trace/recorded-model-call.js";
 import { JOURNAL_RECORD_VERSION, type JournaledResponse, type JournalRecord } from "./journal-record.js";
 import type { JournalWriter } from "./journal-writer.js";
@@ -14,6 +15,13 @@ export interface JournaledModelOptions {
   records: readonly JournalRecord[];
   /** Where new responses are appended. */
   writer: JournalWriter;
+  /** Told when the first call is made for real (the replayed part of the run is over). */
+  onLive?: (() => void) | undefined;
+  /**
+   * `false`: never call the model (replaying a finished run); a call the journal has no response for rejects
+   * with `StoreError`. Default `true`.
+   */
+  live?: boolean | undefined;
 }
 
 /**
@@ -30,14 +38,19 @@ export class JournaledModel implements Model {
   private readonly model: Model;
   private readonly writer: JournalWriter;
   private readonly recorded = new Map<number, JournaledResponse>();
+  private readonly onLive: (() => void) | undefined;
+  private readonly live: boolean;
   private next = 0;
   private replayedCount = 0;
+  private replayedLast = false;
 
-  constructor({ model, records, writer }: JournaledModelOptions) {
+  constructor({ model, records, writer, onLive, live = true }: JournaledModelOptions) {
     this.model = model;
     this.provider = model.provider;
     this.modelId = model.modelId;
     this.writer = writer;
+    this.onLive = onLive;
+    this.live = live;
     for (const record of records)
       if (record.kind === "model_response") this.recorded.set(record.call, record.response);
   }
@@ -45,6 +58,16 @@ export class JournaledModel implements Model {
   /** Calls answered from the journal so far. */
   get replayed(): number {
     return this.replayedCount;
+  }
+
+  /** Whether the next call will be answered from the journal (so a shared budget is not charged for it). */
+  get replaysNext(): boolean {
+    return this.recorded.has(this.next);
+  }
+
+  /** Whether the last call was answered from the journal. */
+  get lastReplayed(): boolean {
+    return this.replayedLast;
   }
 
   /** Answers from the journal, or calls the model and journals its response first. */
@@ -55,6 +78,7 @@ export class JournaledModel implements Model {
       throwIfAborted(options?.signal);
       return recorded;
     }
+    this.goLive(call);
     const response = await this.model.generate(request, options);
     await this.journal(call, response);
     return response;
@@ -73,7 +97,20 @@ export class JournaledModel implements Model {
         }
       })();
     }
+    this.goLive(call);
     return this.journalStream(call, this.model.stream(request, options));
+  }
+
+  /** A call the journal cannot answer: made for real (or refused when replaying a finished run). */
+  private goLive(call: number): void {
+    if (!this.live) {
+      throw new StoreError({
+        message: `the journal has no response for model call ${call} of this finished run (it was compacted, or the agent changed)`,
+        operation: "replay",
+      });
+    }
+    this.replayedLast = false;
+    this.onLive?.();
   }
 
   /** The journaled response of `call` (a copy), counting the call as made; undefined when there is none. */
@@ -83,6 +120,7 @@ export class JournaledModel implements Model {
     this.recorded.delete(call);
     this.next = call + 1;
     this.replayedCount++;
+    this.replayedLast = true;
     return structuredClone(recorded);
   }
 

@@ -27,6 +27,10 @@ export interface JournaledToolsOptions {
   records: readonly JournalRecord[];
   /** Where `tool_start` and `tool_result` records are appended. */
   writer: JournalWriter;
+  /** Told when a call is executed for real (the replayed part of the run is over). */
+  onLive?: (() => void) | undefined;
+  /** `false`: never execute (replaying a finished run); a call without a journaled result fails. */
+  live?: boolean | undefined;
 }
 
 /** The journal's tool records by call id, in order (a provider may reuse an id in a later turn). */
@@ -117,10 +121,12 @@ interface StandInOptions {
   runId: string;
   journal: ToolRecords;
   writer: JournalWriter;
+  onLive: (() => void) | undefined;
+  live: boolean;
 }
 
 /** The stand-in of one tool (see {@link journaledTools}). */
-function journalTool({ original, runId, journal, writer }: StandInOptions): Tool {
+function journalTool({ original, runId, journal, writer, onLive, live }: StandInOptions): Tool {
   const name = original.name;
   const quoted = JSON.stringify(name);
   const appendResult = (toolCallId: string, outcome: Pick<ToolResultRecord, "ok" | "content" | "failure">) =>
@@ -198,6 +204,8 @@ function journalTool({ original, runId, journal, writer }: StandInOptions): Tool
     const n = journal.occurrence(toolCallId);
     const recorded = journal.results.get(toolCallId)?.[n];
     if (recorded !== undefined) return replay(recorded);
+    if (!live) throw errorNamed("StoreError", "the journal has no result for this call of a finished run");
+    onLive?.();
     const start = journal.starts.get(toolCallId)?.[n];
     if (start !== undefined && !original.idempotent) return unknownOutcome(toolCallId);
     const idempotencyKey =
@@ -223,7 +231,8 @@ function journalTool({ original, runId, journal, writer }: StandInOptions): Tool
  *
  * A journal failure fails the call and stops the run (see {@link JournalWriter}); the tool is then not run.
  */
-export function journaledTools({ tools, runId, records, writer }: JournaledToolsOptions): Tool[] {
+export function journaledTools(options: JournaledToolsOptions): Tool[] {
+  const { tools, runId, records, writer, onLive, live = true } = options;
   const journal = new ToolRecords(records);
-  return tools.map((original) => journalTool({ original, runId, journal, writer }));
+  return tools.map((original) => journalTool({ original, runId, journal, writer, onLive, live }));
 }

@@ -81,9 +81,19 @@ export interface AgentEventDataMap {
 /** The type of an agent event. */
 export type AgentEventType = keyof AgentEventDataMap;
 
-/** One event of a run: `{ type, step, timestamp, data }`. `step` is the model turn it belongs to (0 before). */
+/**
+ * One event of a run: `{ type, step, timestamp, data }`. `step` is the model turn it belongs to (0 before).
+ * `replayed: true` marks an event a durable run emitted again while replaying its journal (the step it
+ * reports happened in an earlier attempt: nothing was called or executed again).
+ */
 export type AgentEvent = {
-  [K in AgentEventType]: { type: K; step: number; timestamp: number; data: AgentEventDataMap[K] };
+  [K in AgentEventType]: {
+    type: K;
+    step: number;
+    timestamp: number;
+    data: AgentEventDataMap[K];
+    replayed?: true;
+  };
 }[AgentEventType];
 
 /** The event of type `K`. */

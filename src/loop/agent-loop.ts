@@ -1,4 +1,4 @@
-import type { Budget, BudgetReservation } from "../cost/budget.js";
+import type { BudgetCharges, BudgetReservation } from "../cost/budget.js";
 import { CostMeter, unpricedModelMessage } from "../cost/cost-meter.js";
 import { EmptyResponseError } from "../errors/empty-response-error.js";
 import { isContextLengthError } from "../errors/is-context-length-error.js";
@@ -62,9 +62,14 @@ export interface AgentLoopConfig {
   /** Prices the run's calls (a new default meter when not given). */
   costMeter?: CostMeter | undefined;
   /** A spending cap shared with other runs. */
-  budget?: Budget | undefined;
+  budget?: BudgetCharges | undefined;
   /** Resume a run paused for approval: the last message's tool calls run first, with these decisions. */
   resume?: ApprovalDecisions | undefined;
+  /**
+   * Decisions already taken for gated calls, by the turn that requested them (a durable run replaying its
+   * journal): that turn's gated calls run or are refused as decided instead of pausing the run.
+   */
+  approvals?: ReadonlyMap<number, ApprovalDecisions> | undefined;
 }
 
 export { PENDING_APPROVALS_KEY };
@@ -321,7 +326,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         stopReason = "token_limit";
         break;
       }
-      const stepResult = yield* toolStep({ ...toolOptions, calls, step: turns });
+      const decisions = config.approvals?.get(turns);
+      const stepResult = yield* toolStep({ ...toolOptions, calls, step: turns, decisions });
       if (stepResult.kind === "paused") {
         pendingApprovals = stepResult.pending;
         config.state?.set(PENDING_APPROVALS_KEY, stepResult.pending as unknown as JsonValue);

@@ -1,4 +1,4 @@
-import type { Budget, BudgetReservation } from "../cost/budget.js";
+import type { BudgetCharges, BudgetReservation } from "../cost/budget.js";
 import { callReservation, DEFAULT_RESERVED_OUTPUT_TOKENS } from "../cost/call-reservation.js";
 import type { CostMeter } from "../cost/cost-meter.js";
 
@@ -12,7 +12,7 @@ export interface CostGuardOptions {
   /** The run's cap (`limits.maxCostUsd`). */
   maxCostUsd?: number | undefined;
   /** A cap shared with other runs. */
-  budget?: Budget | undefined;
+  budget?: BudgetCharges | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import type { Message } from "../models/message.js";
@@ -44,6 +45,7 @@ export interface OpenSessionRunOptions {
 
 /** A run's hold on its session: the loaded history and state, persistence for the loop, and the lock. */
 export interface SessionRun {
+  sessionId: string;
   history: Message[];
   state: RunState;
   /**
@@ -55,6 +57,17 @@ export interface SessionRun {
   persistence(options: { persistedCount: number; systemMessage: Message | undefined }): RunPersistence;
   /** Stops the renewals and releases the lock (bounded; never rejects: a lock not released expires). */
   release(): Promise<void>;
+  /**
+   * What `newMessage: true` does, later (a durable run decides once it knows its log is new): closes a paused
+   * run's calls as not executed, ends the pause, and resolves with the history the new run starts from.
+   */
+  startNewRun(): Promise<Message[]>;
+  /**
+   * How many messages the session holds after `prior` (the history a resumed durable run started from): the
+   * part of that run stored before it was interrupted. 0 when `prior` is the loaded history. Throws
+   * `InvalidArgumentError` when the session no longer continues `prior` (another run wrote to it).
+   */
+  storedSince(prior: readonly Message[]): number;
 }
 
 /** How long the writes that close a run and the lock release get once the run's deadline has passed. */
@@ -138,27 +151,28 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
     }
   };
 
-  let data: SessionData | undefined;
   let state: RunState;
   let history: Message[];
+  /** A new message on a paused session: the pending calls are answered as not executed, the pause ends. */
+  const startNewRun = async (): Promise<Message[]> => {
+    const closing = closePendingCalls(history);
+    if (closing.length > 0) {
+      await append(closing, randomUUID());
+      history = [...history, ...closing];
+    }
+    if (state.get(PENDING_APPROVALS_KEY) !== undefined) {
+      state.delete(PENDING_APPROVALS_KEY);
+      const saved = state.toJSON();
+      await bounded("saveState", () => store.saveState(sessionId, redactState(saved)));
+      state.markSaved();
+    }
+    return history;
+  };
   try {
-    data = await bounded("load", () => store.load(sessionId));
+    const data: SessionData | undefined = await bounded("load", () => store.load(sessionId));
     state = new RunState(data?.state ?? {});
     history = data?.messages ?? [];
-    if (options.newMessage) {
-      // A new message on a paused session: the pending calls are answered as not executed, the pause ends.
-      const closing = closePendingCalls(history);
-      if (closing.length > 0) {
-        await append(closing, randomUUID());
-        history = [...history, ...closing];
-      }
-      if (state.get(PENDING_APPROVALS_KEY) !== undefined) {
-        state.delete(PENDING_APPROVALS_KEY);
-        const saved = state.toJSON();
-        await bounded("saveState", () => store.saveState(sessionId, redactState(saved)));
-        state.markSaved();
-      }
-    }
+    if (options.newMessage) await startNewRun();
   } catch (error) {
     // The load error is the one to report; a failing release (the store is down) must not replace it.
     await release().catch(() => undefined);
@@ -166,8 +180,11 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
   }
 
   return {
+    sessionId,
     history,
     state,
+    startNewRun,
+    storedSince: (prior) => storedSince({ sessionId, history, prior }),
     signal: controller.signal,
     persistence: ({ persistedCount, systemMessage }) => {
       let persisted = persistedCount;
@@ -207,4 +224,25 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
     },
     release,
   };
+}
+
+/** See {@link SessionRun.storedSince}. */
+function storedSince(args: {
+  sessionId: string;
+  history: readonly Message[];
+  prior: readonly Message[];
+}): number {
+  const { history, prior } = args;
+  if (prior === history) return 0;
+  const last = prior.length - 1;
+  const continues =
+    history.length >= prior.length &&
+    (last < 0 || JSON.stringify(history[last]) === JSON.stringify(prior[last]));
+  if (!continues) {
+    throw new InvalidArgumentError({
+      argument: "sessionId",
+      message: `session "${args.sessionId}" changed since this run started (another run wrote to it); the run cannot continue in it`,
+    });
+  }
+  return history.length - prior.length;
 }

@@ -1,0 +1,274 @@
+import type { AgentOptions, RunOptions } from "./agent-options.js";
+import type { BudgetCharges } from "./cost/budget.js";
+import { CostMeter } from "./cost/cost-meter.js";
+import { type DurableAttempt, durableEvents } from "./durable/durable-events.js";
+import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
+import type { RetryPolicy } from "./http/retry-policy.js";
+import type { AgentEvent } from "./loop/agent-event.js";
+import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
+import {
+  type AgentLoopConfig,
+  type AgentLoopOutcome,
+  agentLoop,
+  PENDING_APPROVALS_KEY,
+} from "./loop/agent-loop.js";
+import type { ResolvedContextOptions } from "./loop/context-options.js";
+import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import type { ApprovalDecisions } from "./loop/tool-step.js";
+import { withHooks } from "./loop/with-hooks.js";
+import type { Message } from "./models/message.js";
+import type { Model } from "./models/model.js";
+import { type MessageRedactor, openSessionRun, type SessionRun } from "./sessions/open-session-run.js";
+import { RunState } from "./sessions/run-state.js";
+import type { SessionStore } from "./stores/session-store.js";
+import { ToolRegistry } from "./tools/tool-registry.js";
+import { traceEvents } from "./trace/trace-events.js";
+import { TraceRecorder } from "./trace/trace-recorder.js";
+
+/** What an {@link AgentRunner} runs with: the agent's resolved options. */
+export interface AgentRunnerOptions {
+  options: Readonly<AgentOptions>;
+  model: Model;
+  tools: ToolRegistry;
+  system: string | undefined;
+  limits: AgentLimits;
+  prompts: LimitPrompts;
+  retry: RetryPolicy;
+  loopDetection: LoopDetectionOptions | false;
+  context: ResolvedContextOptions | undefined;
+  redactor: MessageRedactor | undefined;
+}
+
+/** One call's request: the task, the run options, streaming, and the decisions when it resumes. */
+export interface RunRequest {
+  input: string;
+  options: RunOptions;
+  stream: boolean;
+  resume?: ApprovalDecisions | undefined;
+  /** Who decided (`resume` of a durable run). */
+  decidedBy?: string | undefined;
+}
+
+/** What a durable attempt replaces in a run (its journaled model and tools, decisions, budget, signal). */
+type Overrides = Pick<DurableAttempt, "model" | "approvals" | "budget" | "signal"> & { tools: ToolRegistry };
+
+/**
+ * Assembles a run from its layers, outside in: hooks, then the session (lock, history, persistence), then the
+ * run log (durable runs: `durableEvents`), then the trace recorder, then the loop. Internal to `Agent`.
+ */
+export class AgentRunner {
+  constructor(private readonly agent: AgentRunnerOptions) {}
+
+  /** The events of one `run` / `stream` / `resume` call, with the agent's hooks. */
+  events(request: RunRequest): AsyncGenerator<AgentEvent, unknown> {
+    const { options } = request;
+    const store = this.agent.options.store;
+    if (options.sessionId !== undefined && store !== undefined && options.signal?.aborted !== true) {
+      return withHooks(
+        this.sessionEvents({ ...request, sessionId: options.sessionId, store }),
+        this.agent.options,
+      );
+    }
+    // Aborted before it started: the session is not touched (no lock, no load, nothing saved).
+    const { sessionId: _unused, ...unsessioned } = options;
+    if (options.runId !== undefined) {
+      return withHooks(
+        this.durable({ ...request, options: unsessioned, session: undefined }),
+        this.agent.options,
+      );
+    }
+    const prior = options.messages ?? [];
+    if (request.input.trim() === "" && prior.length === 0 && request.resume === undefined) {
+      throw new InvalidArgumentError({
+        argument: "input",
+        message: "the task is empty and there is no conversation to continue",
+      });
+    }
+    return withHooks(this.plain({ ...request, options: unsessioned, prior }), this.agent.options);
+  }
+
+  /** A run without a session: the loop on `prior` + the input, traced when asked. */
+  private plain(args: RunRequest & { prior: readonly Message[]; overrides?: Overrides }) {
+    const { messages } = this.conversation(args.prior, args.input);
+    const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
+    const model = args.overrides?.model ?? this.agent.model;
+    const events = agentLoop({
+      ...this.loopConfig({ ...args, messages, model: recorder?.wrapModel(model) ?? model }),
+      resume: args.resume,
+    });
+    // Outside the hooks, so the trace's events are exactly result.events (hook errors included).
+    return recorder === undefined ? events : traceEvents({ events, recorder });
+  }
+
+  /** A durable run (`runId`): its log replayed and continued, in the session when there is one. */
+  private durable(
+    args: RunRequest & { session: SessionRun | undefined },
+  ): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
+    const { journal } = this.agent.options;
+    const runId = args.options.runId as string;
+    if (journal === undefined) {
+      throw new InvalidArgumentError({
+        argument: "runId",
+        message: "a durable run needs the Agent's journal option",
+      });
+    }
+    const { session } = args;
+    return durableEvents({
+      journal,
+      runId,
+      input: args.input,
+      history: async () =>
+        session === undefined ? (args.options.messages ?? []) : await session.startNewRun(),
+      sessionId: args.options.sessionId,
+      decisions: args.resume,
+      decidedBy: args.decidedBy,
+      signal: session?.signal ?? args.options.signal,
+      model: this.agent.model,
+      tools: this.agent.tools.list(),
+      budget: this.budget(args.options),
+      run: (attempt) => {
+        const overrides: Overrides = { ...attempt, tools: new ToolRegistry({ tools: attempt.tools }) };
+        const options = { ...args.options, signal: attempt.signal };
+        const request = { input: attempt.input, options, stream: args.stream, overrides };
+        if (attempt.sessionId === undefined) return this.plain({ ...request, prior: attempt.messages });
+        if (session === undefined) {
+          throw new InvalidArgumentError({
+            argument: "sessionId",
+            message: `run "${runId}" belongs to session "${attempt.sessionId}": continue it with that sessionId`,
+          });
+        }
+        if (attempt.approvals.size > 0) session.state.delete(PENDING_APPROVALS_KEY);
+        return this.sessionLoop({ ...request, session, prior: attempt.messages });
+      },
+    }) as AsyncGenerator<AgentEvent, AgentLoopOutcome>;
+  }
+
+  private async *sessionEvents(
+    args: RunRequest & { sessionId: string; store: SessionStore },
+  ): AsyncGenerator<AgentEvent, unknown> {
+    const durable = args.options.runId !== undefined;
+    let session: SessionRun;
+    try {
+      session = await openSessionRun({
+        store: args.store,
+        sessionId: args.sessionId,
+        timeoutMs: this.agent.limits.timeoutMs,
+        signal: args.options.signal,
+        redactor: this.agent.redactor,
+        // A durable run starts new (closing a paused run's calls) only when its log does not have it yet.
+        newMessage: args.resume === undefined && !durable,
+      });
+    } catch (error) {
+      if (args.options.signal?.aborted !== true) throw error;
+      // Aborted while the session was being opened: the run ends as an aborted run that never touched it.
+      const { messages } = this.conversation([], args.input);
+      return yield* agentLoop({ ...this.loopConfig({ ...args, messages }), resume: args.resume });
+    }
+    try {
+      if (durable) return yield* this.durable({ ...args, session });
+      if (args.resume !== undefined && session.state.get(PENDING_APPROVALS_KEY) === undefined) {
+        throw new InvalidArgumentError({
+          argument: "sessionId",
+          message: `session "${args.sessionId}" has no run awaiting approval`,
+        });
+      }
+      return yield* this.sessionLoop({ ...args, session, prior: session.history });
+    } finally {
+      await session.release();
+    }
+  }
+
+  /** The loop on a session's history, persisting as it goes (`prior`: the history the run continues). */
+  private sessionLoop(
+    args: RunRequest & { session: SessionRun; prior: readonly Message[]; overrides?: Overrides },
+  ) {
+    const { session } = args;
+    const { messages, system } = this.conversation(args.prior, args.input);
+    // What the session holds of this run already (a durable run resumed after a crash stored some of it).
+    const stored = session.storedSince(args.prior);
+    const persistedCount = (args.input === "" ? messages.length : messages.length - 1) + stored;
+    const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
+    const model = args.overrides?.model ?? this.agent.model;
+    const events = agentLoop({
+      ...this.loopConfig({
+        ...args,
+        messages,
+        // Aborts with the caller's signal, and when the session lock is lost.
+        options: { ...args.options, signal: args.overrides?.signal ?? session.signal },
+        model: recorder?.wrapModel(model) ?? model,
+      }),
+      persistence: session.persistence({ persistedCount, systemMessage: system }),
+      state: session.state,
+      sessionId: session.sessionId,
+      resume: args.resume,
+    });
+    return recorder === undefined ? events : traceEvents({ events, recorder });
+  }
+
+  /** A trace recorder for the run when tracing is on (the run's option wins over the agent's). */
+  private recorder(args: { input: string; prior: readonly Message[]; options: RunOptions }) {
+    if (!(args.options.trace ?? this.agent.options.trace)) return undefined;
+    const { model, tools } = this.agent;
+    return new TraceRecorder({
+      input: args.input,
+      messages: [...args.prior],
+      model: `${model.provider}:${model.modelId}`,
+      tools: [...tools.names()],
+    });
+  }
+
+  /** The run's messages: the system prompt (unless the history starts with one), the history, the input. */
+  private conversation(
+    prior: readonly Message[],
+    input: string,
+  ): { messages: Message[]; system: Message | undefined } {
+    const messages: Message[] = [];
+    let system: Message | undefined;
+    if (this.agent.system !== undefined && prior[0]?.role !== "system") {
+      system = { role: "system", content: this.agent.system };
+      messages.push(system);
+    }
+    for (const message of prior) messages.push(message);
+    if (input !== "") messages.push({ role: "user", content: input });
+    return { messages, system };
+  }
+
+  private budget(options: RunOptions): BudgetCharges | undefined {
+    return options.budget ?? this.agent.options.budget;
+  }
+
+  private loopConfig(args: {
+    input: string;
+    messages: Message[];
+    options: RunOptions;
+    stream: boolean;
+    model?: Model | undefined;
+    overrides?: Overrides | undefined;
+  }): AgentLoopConfig {
+    const o = this.agent.options;
+    const { overrides } = args;
+    return {
+      model: args.model ?? this.agent.model,
+      tools: overrides?.tools ?? this.agent.tools,
+      messages: args.messages,
+      task: args.input,
+      limits: this.agent.limits,
+      prompts: this.agent.prompts,
+      retry: this.agent.retry,
+      stream: args.stream,
+      parallelToolCalls: o.parallelToolCalls ?? true,
+      toolTimeoutMs: o.toolTimeoutMs ?? 30_000,
+      toolConcurrency: o.toolConcurrency,
+      maxToolResultChars: o.maxToolResultChars,
+      loopDetection: this.agent.loopDetection,
+      temperature: o.temperature,
+      maxOutputTokens: o.maxOutputTokens,
+      signal: args.options.signal,
+      context: this.agent.context,
+      state: new RunState(),
+      costMeter: new CostMeter({ pricing: o.pricing, fallback: o.pricingFallback }),
+      budget: overrides !== undefined ? overrides.budget : this.budget(args.options),
+      approvals: overrides?.approvals,
+    };
+  }
+}
