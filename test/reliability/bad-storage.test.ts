@@ -218,7 +218,7 @@ describe("bad storage: damaged FileJournal files (durable runs)", () => {
 
   it("a record of a newer journal version: StoreError, the file untouched", async () => {
     const { dir, file, lines, agent } = await journaledRun();
-    await writeFile(file, `${[lines[0]?.replace('"v":1', '"v":99'), ...lines.slice(1)].join("\n")}\n`);
+    await writeFile(file, `${[lines[0]?.replace('"v":2', '"v":99'), ...lines.slice(1)].join("\n")}\n`);
     const before = await snapshot(dir);
     const error: unknown = await agent
       .with({ model: new ScriptedModel([]) })
