@@ -15,7 +15,8 @@ export interface JournalRunInfo {
  * operation rejects with `StoreError` when the backend fails; a record from a newer schema version is
  * rejected on `load`, never skipped.
  *
- * Implementations: `MemoryJournal`, `FileJournal` and `RedisJournal` (`agentloop/redis`).
+ * Implementations: `MemoryJournal`, `FileJournal`, `RedisJournal` (`agentloop/redis`) and `PostgresJournal`
+ * (`agentloop/postgres`).
  */
 export interface RunJournal {
   /**
