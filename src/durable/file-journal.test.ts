@@ -21,6 +21,7 @@ describeRunJournalContract({
   name: "FileJournal",
   // A directory that does not exist yet: the journal creates it on the first write.
   create: async () => new FileJournal({ dir: join(await tempDir(), "journal") }),
+  reopen: async (journal) => new FileJournal({ dir: (journal as FileJournal).dir }),
 });
 
 const { start, response, end } = journalRecords;

@@ -14,6 +14,11 @@ export interface RunJournalContractOptions {
   create: () => Promise<RunJournal>;
   /** Releases a journal after its test (e.g. closes its connection). */
   close?: (journal: RunJournal) => Promise<void>;
+  /**
+   * A second journal object on the same storage as `journal` (another process, in effect: a new client, a new
+   * object on the same directory). Backends with shared storage give it; the cross-object tests need it.
+   */
+  reopen?: (journal: RunJournal) => Promise<RunJournal>;
 }
 
 const v = JOURNAL_RECORD_VERSION;
@@ -123,6 +128,46 @@ export function describeRunJournalContract(options: RunJournalContractOptions): 
       await successor!.release();
       await other!.release();
       expect(await journal.list()).toEqual([]); // locks are not runs
+    });
+
+    it("appends of one object land in call order, also when not awaited one by one", async () => {
+      const writes = Array.from({ length: 25 }, (_, i) => journal.append("ordered", [response(i)]));
+      await Promise.all(writes);
+      const loaded = await journal.load("ordered");
+      expect(loaded?.map((r) => (r.kind === "model_response" ? r.call : -1))).toEqual(
+        Array.from({ length: 25 }, (_, i) => i),
+      );
+    });
+
+    it("two objects on the same storage: one run, one lock, never interleaved appends", async (ctx) => {
+      if (options.reopen === undefined) return ctx.skip();
+      const other = await options.reopen(journal);
+      try {
+        const held = await journal.lock?.("shared", { ttlMs: 30_000 });
+        expect(held).toBeDefined();
+        expect(await other.lock?.("shared", { ttlMs: 30_000 })).toBeUndefined();
+        const batch = (tag: number) => Array.from({ length: 20 }, (_, i) => response(tag * 100 + i));
+        await Promise.all([
+          ...[0, 1, 2].map((tag) => journal.append("shared", batch(tag))),
+          ...[3, 4, 5].map((tag) => other.append("shared", batch(tag))),
+        ]);
+        const calls = ((await other.load("shared")) ?? []).map((r) =>
+          r.kind === "model_response" ? r.call : -1,
+        );
+        expect(calls).toHaveLength(120);
+        for (let i = 0; i < calls.length; i += 20) {
+          const tag = Math.floor((calls[i] as number) / 100);
+          expect(calls.slice(i, i + 20)).toEqual(
+            batch(tag).map((r) => (r.kind === "model_response" ? r.call : -1)),
+          );
+        }
+        await held?.release();
+        const taken = await other.lock?.("shared", { ttlMs: 30_000 });
+        expect(taken).toBeDefined();
+        await taken?.release();
+      } finally {
+        await options.close?.(other);
+      }
     });
 
     it("loads undefined for an unknown run, and an empty append creates nothing", async () => {

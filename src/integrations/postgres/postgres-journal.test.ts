@@ -42,6 +42,8 @@ describeRunJournalContract({
   // A table per test: `list` sees only that test's runs.
   create: async () => new PostgresJournal({ connectionString, table: newTable() }),
   close: (journal) => (journal as PostgresJournal).close(),
+  reopen: async (journal) =>
+    new PostgresJournal({ connectionString, table: (journal as PostgresJournal).table }),
 });
 
 /** `fn` with a journal on a fresh table, closed afterwards. */

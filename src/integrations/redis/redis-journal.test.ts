@@ -32,6 +32,7 @@ describeRunJournalContract({
   // A prefix per test: `list` sees only that test's runs.
   create: async () => new RedisJournal({ url: URL, prefix: `${base}${randomUUID()}:` }),
   close: (journal) => (journal as RedisJournal).close(),
+  reopen: async (journal) => new RedisJournal({ url: URL, prefix: (journal as RedisJournal).prefix }),
 });
 
 const { start, response, end } = journalRecords;
