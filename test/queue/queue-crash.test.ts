@@ -1,11 +1,13 @@
-// Crash test: 200 runs over 20 sessions on 3 worker PROCESSES (test/queue/crash-worker.mjs, on the built dist/),
-// with workers SIGKILLed while they run and replaced. Every run must complete with the right text, every tally
-// call must have had its effect exactly once, no session may have run two runs at once, and no job may fail.
-// Needs `npm run build` and Redis at 127.0.0.1:6379.
+// Crash test: 200 runs over 20 sessions on 3 worker PROCESSES (test/queue/crash-worker.ts, bundled from src/
+// with esbuild before the test), with workers SIGKILLed while they run and replaced. Every run must complete
+// with the right text, every tally call must have had its effect exactly once, no session may have run two runs
+// at once, each session's runs must have run in the order they were enqueued, and no job may fail. Needs Redis
+// at 127.0.0.1:6379.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgentQueue } from "../../src/integrations/queue/index.js";
@@ -20,8 +22,10 @@ const KILLS = 4;
 const connection = { host: "127.0.0.1", port: 6379 };
 const prefix = `aq-crash-${randomUUID().slice(0, 8)}`;
 const name = "crash";
-const workerScript = fileURLToPath(new URL("./crash-worker.mjs", import.meta.url));
-const built = existsSync(fileURLToPath(new URL("../../dist/integrations/queue/index.js", import.meta.url)));
+// Bundled next to node_modules' packages (kept external), so that the worker resolves bullmq and ioredis.
+const workerScript = fileURLToPath(
+  new URL(`../../node_modules/.cache/${prefix}-worker.mjs`, import.meta.url),
+);
 const admin = new Redis(connection);
 
 /** One model call as the mock server saw it: which run, which worker process, when. */
@@ -91,6 +95,16 @@ async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]>
 }
 
 beforeAll(async () => {
+  await build({
+    entryPoints: [fileURLToPath(new URL("./crash-worker.ts", import.meta.url))],
+    outfile: workerScript,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
   server = await startMockOpenAIServer({
     script: (body) => {
       const request = parseTallyRequest(body);
@@ -112,6 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([...workers.values()].map((child) => stopWorker(child, "SIGKILL")));
+  rmSync(workerScript, { force: true });
   await server?.close();
   const keys = await scanKeys(`${prefix}:*`);
   for (let i = 0; i < keys.length; i += 500) await admin.del(...keys.slice(i, i + 500));
@@ -119,7 +134,7 @@ afterAll(async () => {
   await admin.quit();
 });
 
-describe.skipIf(!built)("queue crash test (3 worker processes, SIGKILL)", () => {
+describe("queue crash test (3 worker processes, SIGKILL)", () => {
   it("completes 200 runs over 20 sessions exactly once per tool call while workers are killed", async () => {
     const started = Date.now();
     await Promise.all([spawnWorker(), spawnWorker(), spawnWorker()]);
@@ -209,7 +224,8 @@ describe.skipIf(!built)("queue crash test (3 worker processes, SIGKILL)", () => 
     }
     expect(overlaps).toEqual([]);
     expect(bySession.size).toBe(SESSIONS);
-    // 5. Every session's stored history holds each of its runs once: 10 runs x 6 messages, no duplicates.
+    // 5. Every session's stored history holds each of its runs once (10 runs x 6 messages, no duplicates), in
+    // the order they were enqueued.
     const store = new RedisStore({ client: admin, prefix: `${prefix}:sessions:` });
     for (let session = 0; session < SESSIONS; session++) {
       const sessionId = `session${session}`;
@@ -219,7 +235,8 @@ describe.skipIf(!built)("queue crash test (3 worker processes, SIGKILL)", () => 
         .filter((run) => run.sessionId === sessionId)
         .map((run) => tallyInput(run.runId, sessionId));
       expect(history).toHaveLength(expected.length * 6);
-      expect([...inputs].sort()).toEqual([...expected].sort());
+      expect(inputs).toEqual(expected);
+      expect(await admin.exists(`${prefix}:${name}:session-order:${sessionId}`)).toBe(0);
     }
     // 6. Events across processes: from the start, and for a late subscriber; one loop_end each, at the end.
     const streamed = [

@@ -286,7 +286,7 @@ describe("createAgentQueue / createAgentWorker", () => {
     expect((await collect(producer.events(runId))).map((event) => event.type)).toEqual(seen);
   });
 
-  it("runs the runs of one session one at a time, each on the history of those before", async () => {
+  it("runs the runs of one session one at a time, in order, each on the history of those before", async () => {
     const name = uniqueName();
     worker(name, { concurrency: 8 });
     const producer = queue(name);
@@ -338,6 +338,20 @@ describe("createAgentQueue / createAgentWorker", () => {
     expect(tallies.get(runId)).toEqual([1, 2]);
     const events = await collect(producer.events(runId));
     expect(events.filter((event) => event.type === "loop_end")).toHaveLength(1);
+    // The resumed attempt did not write its replayed steps again: each step's events are in the stream once.
+    expect(events.some((event) => event.replayed)).toBe(false);
+    expect(events.filter((event) => event.type === "loop_start")).toHaveLength(1);
+    const steps = events.flatMap((event) =>
+      event.type === "action" || event.type === "observation"
+        ? [`${event.type}:${event.data.toolCallId}`]
+        : [],
+    );
+    expect(steps).toEqual([
+      `action:call-${runId}-1`,
+      `observation:call-${runId}-1`,
+      `action:call-${runId}-2`,
+      `observation:call-${runId}-2`,
+    ]);
 
     const lost = await producer.enqueue({ agent: "nobody", input: "x" });
     await expect(producer.result(lost, { timeoutMs: 10_000 })).rejects.toSatisfy(RunFailedError.isInstance);

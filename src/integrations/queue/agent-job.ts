@@ -6,9 +6,22 @@ export const DEFAULT_QUEUE_NAME = "agentloop";
 /** The default BullMQ key prefix (BullMQ's own default). */
 export const DEFAULT_QUEUE_PREFIX = "bull";
 
-/** What one queued run carries: the JSON data of its BullMQ job (whose id is `runId`). */
+/** Approval decisions carried by a resume job (see `AgentQueue.resume`). */
+export interface QueuedDecisions {
+  /** Tool call ids to execute. */
+  approve: string[];
+  /** Tool call ids to deny (a pending call in neither list is denied too). */
+  deny: string[];
+  /** Who decided (journaled with the decision). */
+  decidedBy?: string;
+}
+
+/**
+ * What one queued job carries: the JSON data of its BullMQ job. A run's job has the id `runId`; a job that
+ * resumes a run paused for approval has the id `<runId>:resume:<n>` and carries `resume`.
+ */
 export interface AgentJobData {
-  /** The run id: also the BullMQ job id and the journal's run id. */
+  /** The run id: the journal's run id, and the BullMQ job id of the run's first job. */
   runId: string;
   /** The name of the agent, a key of the worker's `agents`. */
   agent: string;
@@ -16,6 +29,19 @@ export interface AgentJobData {
   input: string;
   /** The session the run continues, when it has one. */
   sessionId?: string;
+  /** Set on a job that resumes a paused run with these decisions (`agent.resume(runId, decisions)`). */
+  resume?: QueuedDecisions;
+}
+
+/** The BullMQ job id of the `n`-th resume of a run: `<runId>:resume:<n>` (BullMQ accepts 3-part ids). */
+export function resumeJobId(runId: string, n: string): string {
+  return `${runId}:resume:${n}`;
+}
+
+/** The run id of a job id: a run id itself, or the run id of a resume job id (see {@link resumeJobId}). */
+export function runIdOfJob(jobId: string): string {
+  const match = /^([^:]+):resume:[^:]+$/.exec(jobId);
+  return match?.[1] ?? jobId;
 }
 
 /** Where a queue's keys live: BullMQ's prefix and the queue name. */

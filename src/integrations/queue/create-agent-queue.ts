@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import { followSignal } from "../../util/follow-signal.js";
+import { addAgentJob, addResumeJob, latestJobId } from "./add-agent-job.js";
 import {
   type AgentJobData,
   checkOptionalString,
@@ -11,7 +12,9 @@ import {
   DEFAULT_QUEUE_NAME,
   DEFAULT_QUEUE_PREFIX,
   journalPrefix,
+  type QueuedDecisions,
   runEventsKey,
+  runIdOfJob,
 } from "./agent-job.js";
 import { RedisJournal, type RunJournal, type RunSummary } from "./durable-api.js";
 import {
@@ -21,7 +24,7 @@ import {
   openQueueClient,
   type QueueClient,
 } from "./queue-connection.js";
-import { type RunJobStatus, readRunEvents } from "./read-run-events.js";
+import { type RunEventEntry, type RunJobStatus, readRunEvents } from "./read-run-events.js";
 import { RunFailedError } from "./run-failed-error.js";
 import { RunTimeoutError } from "./run-timeout-error.js";
 
@@ -52,10 +55,33 @@ export interface EnqueueOptions {
   agent: string;
   /** The task. */
   input: string;
-  /** The session the run continues; runs of one session never overlap (the agent needs a `store`). */
+  /**
+   * The session the run continues: the runs of one session start in the order they were enqueued, one at a
+   * time (under the store's session lock).
+   */
   sessionId?: string;
   /** The run id. Default `crypto.randomUUID()`. Enqueuing a run id that is already queued adds nothing. */
   runId?: string;
+}
+
+/** What {@link AgentQueue.resume} decides for a run paused for approval. */
+export interface QueueResumeOptions {
+  /** Tool call ids to execute. */
+  approve?: readonly string[];
+  /** Tool call ids to deny; a pending call in neither list is denied too. */
+  deny?: readonly string[];
+  /** Who decided (journaled with the decision). */
+  decidedBy?: string;
+  /** The agent that resumes it. Default: the agent of the run's job (needed once that job was removed). */
+  agent?: string;
+}
+
+/** What {@link AgentQueue.events} and {@link AgentQueue.eventEntries} take. */
+export interface QueueEventsOptions {
+  /** Stops the wait (the iteration ends with an `AbortError`). */
+  signal?: AbortSignal;
+  /** Read after this stream id (an SSE client's `Last-Event-ID`): every later event once. Default: from the start. */
+  after?: string;
 }
 
 /** A handle on a queue of agent runs (see {@link createAgentQueue}). */
@@ -70,11 +96,23 @@ export interface AgentQueue {
    */
   result(runId: string, options?: { timeoutMs?: number }): Promise<RunSummary>;
   /**
-   * The run's events, from its first one until `loop_end`, wherever it runs; subscribing late replays what
-   * was missed. Events are at-least-once: after a crash, the resumed run emits its replayed steps again.
+   * The run's events, from its first one (or after the stream id `after`) until the next `loop_end`, wherever
+   * it runs; subscribing late replays what was missed. The stream holds each event once: a resumed attempt
+   * does not write its replayed steps again. A run paused for approval ends with a `loop_end` of stop reason
+   * `awaiting_approval`; once it is resumed, read on with `after` = that event's id (see `eventEntries`).
    * Rejects with {@link RunFailedError} if the job fails without ending its stream; `signal` stops the wait.
    */
-  events(runId: string, options?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  events(runId: string, options?: QueueEventsOptions): AsyncIterable<AgentEvent>;
+  /** As {@link AgentQueue.events}, each event with its stream id (the SSE `id:`; pass it back as `after`). */
+  eventEntries(runId: string, options?: QueueEventsOptions): AsyncIterable<RunEventEntry>;
+  /**
+   * Decides a run paused for approval, from any process: enqueues a job (id `<runId>:resume:<n>`) that any
+   * worker runs as `agent.resume(runId, decisions)`: the decision is journaled, the run replays its log and
+   * goes on, in its session under the session lock; nothing executes twice. Its events go to the run's stream;
+   * `result(runId)` then waits for it. Resolves with the resume job's id. A decision for a run that is not
+   * paused fails that job (`RunFailedError` from `result`).
+   */
+  resume(runId: string, decisions: QueueResumeOptions): Promise<string>;
   /** Closes the queue's connections and ends open `events` iterations (runs go on in the workers). */
   close(): Promise<void>;
 }
@@ -157,12 +195,52 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       throw new InvalidArgumentError({ argument: "queue", message: "the queue is closed" });
   };
 
+  const keepFor = {
+    attempts: options.attempts ?? 3,
+    backoff: { type: "exponential", delay: 1_000 },
+    removeOnComplete: { age: options.keepCompletedSeconds ?? 86_400 },
+    removeOnFail: { age: options.keepFailedSeconds ?? 604_800 },
+  };
+  /** The job a run id stands for (its latest: the last resume job, if any); a job id as it is. */
+  const jobIdOf = (id: string) =>
+    id.includes(":") ? Promise.resolve(id) : latestJobId({ queue, keyspace, runId: id });
   const status = async (runId: string): Promise<RunJobStatus> => {
-    const state = await queue.getJobState(runId);
+    const jobId = await jobIdOf(runId);
+    const state = await queue.getJobState(jobId);
     if (state === "completed") return { finished: true };
     if (state !== "failed") return { finished: false };
-    const job = await queue.getJob(runId);
+    const job = await queue.getJob(jobId);
     return { finished: true, failedReason: job?.failedReason ?? "failed" };
+  };
+  const entries = (
+    runId: string,
+    { signal, after }: QueueEventsOptions = {},
+  ): AsyncIterable<RunEventEntry> => {
+    checkOpen();
+    checkRunId(runId);
+    checkOptionalString("after", after);
+    return {
+      [Symbol.asyncIterator]: () => {
+        const { client, close } = openQueueClient({ connection: options.connection, blocking: true });
+        // Linked by listeners removed when the iteration ends, not AbortSignal.any: on Node 20 that leaves an
+        // entry on the queue-lifetime signal for every subscription (nodejs/node#55351).
+        const stop = new AbortController();
+        const unfollow = [followSignal(signal, stop), followSignal(readers.signal, stop)];
+        return readRunEvents({
+          client,
+          close: () => {
+            for (const undo of unfollow) undo();
+            return close();
+          },
+          key: runEventsKey(keyspace, runId),
+          after,
+          blockMs: 2_000,
+          status: () => status(runId),
+          failed: (reason) => new RunFailedError({ runId, reason }),
+          signal: stop.signal,
+        });
+      },
+    };
   };
 
   return {
@@ -180,21 +258,36 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       checkRunId(runId);
       const data: AgentJobData = { runId, agent: run.agent, input: run.input };
       if (run.sessionId !== undefined) data.sessionId = run.sessionId;
-      await queue.add(run.agent, data, {
-        jobId: runId,
-        attempts: options.attempts ?? 3,
-        backoff: { type: "exponential", delay: 1_000 },
-        removeOnComplete: { age: options.keepCompletedSeconds ?? 86_400 },
-        removeOnFail: { age: options.keepFailedSeconds ?? 604_800 },
-      });
+      await addAgentJob({ queue, keyspace, data, opts: keepFor });
       return runId;
     },
 
-    async result(runId, { timeoutMs } = {}) {
+    async resume(runId, decisions) {
       checkOpen();
       checkRunId(runId);
+      const resume = checkDecisions(decisions);
+      const agent = decisions.agent ?? (await queue.getJob(runId))?.data.agent;
+      if (agent === undefined) {
+        throw new InvalidArgumentError({
+          argument: "agent",
+          message: `the job of run "${runId}" is gone (or was never enqueued): name the agent that resumes it`,
+        });
+      }
+      const data: AgentJobData = { runId, agent, input: "", resume };
+      const ttlSeconds = Math.max(
+        options.keepCompletedSeconds ?? 86_400,
+        options.keepFailedSeconds ?? 604_800,
+      );
+      return addResumeJob({ queue, keyspace, data, opts: keepFor, ttlSeconds });
+    },
+
+    async result(id, { timeoutMs } = {}) {
+      checkOpen();
+      const runId = runIdOfJob(String(id));
+      checkRunId(runId);
       checkPositive("timeoutMs", timeoutMs, false);
-      const job = await queue.getJob(runId);
+      const jobId = await jobIdOf(id);
+      const job = await queue.getJob(jobId);
       if (job === undefined) {
         const end = (await journal().load(runId))?.findLast((record) => record.kind === "end");
         if (end?.kind === "end") return end.result;
@@ -207,12 +300,12 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
         return (await job.waitUntilFinished(await finishedEvents(), timeoutMs)) as RunSummary;
       } catch (error) {
         // Tell a failed job from a timeout (or a closing queue) by the job's state.
-        const state = await status(runId).catch(() => undefined);
+        const state = await status(jobId).catch(() => undefined);
         if (state?.finished && state.failedReason !== undefined) {
           throw new RunFailedError({ runId, reason: state.failedReason, cause: error });
         }
         if (state?.finished) {
-          const finished = await queue.getJob(runId);
+          const finished = await queue.getJob(jobId);
           if (finished !== undefined) return finished.returnvalue;
         }
         if (timeoutMs !== undefined && closing === undefined) throw new RunTimeoutError({ runId, timeoutMs });
@@ -220,31 +313,16 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       }
     },
 
-    events(runId, { signal } = {}) {
-      checkOpen();
-      checkRunId(runId);
+    events(runId, events = {}) {
+      const iterable = entries(runId, events);
       return {
-        [Symbol.asyncIterator]: () => {
-          const { client, close } = openQueueClient({ connection: options.connection, blocking: true });
-          // Linked by listeners removed when the iteration ends, not AbortSignal.any: on Node 20 that leaves an
-          // entry on the queue-lifetime signal for every subscription (nodejs/node#55351).
-          const stop = new AbortController();
-          const unfollow = [followSignal(signal, stop), followSignal(readers.signal, stop)];
-          return readRunEvents({
-            client,
-            close: () => {
-              for (const undo of unfollow) undo();
-              return close();
-            },
-            key: runEventsKey(keyspace, runId),
-            blockMs: 2_000,
-            status: () => status(runId),
-            failed: (reason) => new RunFailedError({ runId, reason }),
-            signal: stop.signal,
-          });
+        async *[Symbol.asyncIterator]() {
+          for await (const entry of iterable) yield entry.event;
         },
       };
     },
+
+    eventEntries: entries,
 
     close() {
       closing ??= (async () => {
@@ -258,4 +336,26 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       return closing;
     },
   };
+}
+
+/** Checks `queue.resume`'s decisions and returns them as job data. */
+function checkDecisions(decisions: QueueResumeOptions): QueuedDecisions {
+  if (decisions === null || typeof decisions !== "object") {
+    throw new InvalidArgumentError({
+      argument: "decisions",
+      message: "expected { approve?, deny?, decidedBy? }",
+    });
+  }
+  const ids = (argument: "approve" | "deny"): string[] => {
+    const list = decisions[argument] ?? [];
+    if (!Array.isArray(list) || !list.every((id) => typeof id === "string" && id !== "")) {
+      throw new InvalidArgumentError({ argument, message: "expected an array of tool call ids" });
+    }
+    return [...list];
+  };
+  checkOptionalString("decidedBy", decisions.decidedBy);
+  checkOptionalString("agent", decisions.agent);
+  const queued: QueuedDecisions = { approve: ids("approve"), deny: ids("deny") };
+  if (decisions.decidedBy !== undefined) queued.decidedBy = decisions.decidedBy;
+  return queued;
 }

@@ -1,4 +1,4 @@
-import { type Job, Queue, Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import type { Agent } from "../../agent.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import type { MessageRedactor } from "../../sessions/open-session-run.js";
@@ -15,7 +15,7 @@ import {
 import { RedisJournal, type RunJournal, type RunSummary } from "./durable-api.js";
 import { createJobProcessor } from "./process-agent-job.js";
 import { type AgentQueueConnection, bullConnection, openQueueClient } from "./queue-connection.js";
-import { SessionLeases } from "./session-lease.js";
+import { SessionOrder } from "./session-order.js";
 
 /** Options of {@link createAgentWorker}. */
 export interface AgentWorkerOptions {
@@ -35,13 +35,14 @@ export interface AgentWorkerOptions {
    */
   journal?: RunJournal;
   /**
-   * Where the histories of sessions live (runs enqueued with a `sessionId` continue them). Default: a
-   * `RedisStore` on the same Redis with its default prefix `"agentloop:"`.
+   * Where the histories of sessions live, and their locks (runs enqueued with a `sessionId` continue them):
+   * given to every agent as its `store`. Default: a `RedisStore` on the same Redis with its default prefix
+   * `"agentloop:"`. Give a direct `agent.run(input, { sessionId })` the same store: it then takes the same lock.
    */
   store?: SessionStore;
   /**
-   * Stored redaction of the session history saved after a run, as the `Agent` option: default off (the next
-   * job's model sees the history as it was); `true` or a redactor from `createRedactor` turns it on.
+   * Stored redaction of session histories, given to every agent as its `redact` option when set (unset: the
+   * agent's own `redact`, default off, so the next run's model sees the history as it was).
    */
   redact?: boolean | MessageRedactor;
   /**
@@ -53,7 +54,7 @@ export interface AgentWorkerOptions {
   stalledIntervalMs?: number;
   /** A job whose worker died more often than this fails (a poison job). Default 5. */
   maxStalledCount?: number;
-  /** A run whose session is busy is tried again after about this long. Default 500. */
+  /** A run whose session is busy (or whose turn in the session has not come) is tried again after about this long. Default 500. */
   sessionRetryDelayMs?: number;
   /** Approximate cap of a run's event stream. Default 10 000 events. */
   eventsMaxLen?: number;
@@ -84,11 +85,12 @@ function checkPositive(argument: string, value: number | undefined, integer = tr
 }
 
 /**
- * Starts a worker of a queue of agent runs (`agentloop/queue`, on BullMQ). Each job is run with `runDurably`,
- * so a job picked up again after its worker died (BullMQ's stalled-job check) resumes from its journal;
+ * Starts a worker of a queue of agent runs (`agentloop/queue`, on BullMQ). Each job is the agent's durable run
+ * (`agent.run(input, { runId, sessionId })` on the worker's `journal` and `store`; `agent.resume` for a resume
+ * job), so a job picked up again after its worker died (BullMQ's stalled-job check) resumes from its journal;
  * events go to the run's Redis Stream for `queue.events(runId)`; the summary is the job's return value for
- * `queue.result(runId)`. A run of a busy session waits in the delayed set: one session never runs twice at
- * once, and never fails for being busy.
+ * `queue.result(runId)`. The runs of one session start in the order they were enqueued, under the store's
+ * session lock; a run that must wait waits in the delayed set and never fails for it.
  *
  * @example
  * const worker = createAgentWorker({
@@ -143,13 +145,15 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       // The run lock of a dead worker expires with its job lock, so the job resumes elsewhere without waiting.
       lockTtlMs: options.lockDurationMs ?? 30_000,
     });
-  const store = options.store ?? new RedisStore({ client: redis.client });
+  // The session lock of a dead worker expires with its job lock too, so its run resumes without waiting.
+  const store =
+    options.store ?? new RedisStore({ client: redis.client, lockTtlMs: options.lockDurationMs ?? 30_000 });
   const jobs = new Queue<AgentJobData, RunSummary>(keyspace.name, {
     connection: bullConnection(options.connection),
     prefix: keyspace.prefix,
   });
   jobs.on("error", () => undefined);
-  const leases = new SessionLeases({
+  const order = new SessionOrder({
     client: redis.client,
     keyspace,
     jobState: (runId) => jobs.getJobState(runId),
@@ -158,7 +162,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     agents,
     journal,
     store,
-    leases,
+    order,
     redactor:
       options.redact === undefined || options.redact === false
         ? undefined
@@ -186,20 +190,6 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   worker.on("lockRenewalFailed", (jobIds) => {
     for (const jobId of jobIds) worker.cancelJob(jobId, "the job's lock was lost to another worker");
   });
-  // A session is released once its run's job is finished for good (a stale lease is taken over anyway).
-  const release = (job: Job<AgentJobData, RunSummary> | undefined) => {
-    const sessionId = job?.data.sessionId;
-    if (job === undefined || sessionId === undefined) return;
-    leases.release(sessionId, job.data.runId).catch(() => undefined);
-  };
-  worker.on("completed", release);
-  worker.on("failed", (job) => {
-    job?.getState().then(
-      (state) => state === "failed" && release(job),
-      () => undefined,
-    );
-  });
-
   let closing: Promise<void> | undefined;
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {

@@ -1,17 +1,21 @@
 /**
  * `agentloop/queue`: agent runs on a BullMQ queue (needs the `bullmq` and `ioredis` peer dependencies).
  * `createAgentQueue` enqueues runs and follows them from any process (`result`, `events`);
- * `createAgentWorker` executes them durably, so a run whose worker died resumes on another one. See
+ * `createAgentWorker` executes them durably, so a run whose worker died resumes on another one; runs of a
+ * session start in the order they were enqueued; `resume` decides a run paused for approval. See
  * docs/deployment.md.
  */
-export type { AgentJobData } from "./agent-job.js";
+export type { AgentJobData, QueuedDecisions } from "./agent-job.js";
 export {
   type AgentQueue,
   type AgentQueueOptions,
   createAgentQueue,
   type EnqueueOptions,
+  type QueueEventsOptions,
+  type QueueResumeOptions,
 } from "./create-agent-queue.js";
 export { type AgentWorker, type AgentWorkerOptions, createAgentWorker } from "./create-agent-worker.js";
 export type { AgentQueueConnection } from "./queue-connection.js";
+export type { RunEventEntry } from "./read-run-events.js";
 export { RunFailedError } from "./run-failed-error.js";
 export { RunTimeoutError } from "./run-timeout-error.js";

@@ -1,30 +1,35 @@
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Agent } from "../../agent.js";
+import type { AgentOptions } from "../../agent-options.js";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { SessionBusyError } from "../../errors/session-busy-error.js";
+import type { AgentEvent } from "../../loop/agent-event.js";
+import type { AgentResult } from "../../loop/agent-result.js";
 import { createEvent, describeError } from "../../loop/create-event.js";
-import type { Message } from "../../models/message.js";
 import type { MessageRedactor } from "../../sessions/open-session-run.js";
 import type { SessionStore } from "../../stores/session-store.js";
 import { type AgentJobData, type QueueKeyspace, runEventsKey } from "./agent-job.js";
-import { DurableRunBusyError, type RunJournal, type RunSummary, runDurably } from "./durable-api.js";
+import { DurableRunBusyError, type RunJournal, type RunSummary, toRunSummary } from "./durable-api.js";
 import { RunEventWriter } from "./run-event-writer.js";
-import { saveSessionHistory } from "./session-history.js";
-import type { SessionLeases } from "./session-lease.js";
+import type { SessionOrder } from "./session-order.js";
 import { withEventSink } from "./with-event-sink.js";
 
 /** Options of {@link createJobProcessor}. */
 export interface JobProcessorOptions {
   agents: Readonly<Record<string, () => Agent>>;
+  /** Given to every agent: where its runs are journaled. */
   journal: RunJournal;
-  /** Where the histories of sessions live. */
+  /** Given to every agent: where the histories of sessions live (and their locks). */
   store: SessionStore;
-  /** Who owns each session. */
-  leases: SessionLeases;
+  /** The order of each session's runs. */
+  order: SessionOrder;
+  /** Given to every agent as its `redact` option when set (the worker's `redact`). */
   redactor: MessageRedactor | undefined;
   /** The client events are appended with. */
   client: Redis;
   keyspace: QueueKeyspace;
-  /** A run whose session is busy is tried again after about this long (plus up to 50 % jitter). */
+  /** A run whose session is busy (or not its turn) is tried again after about this long (+ up to 50 %). */
   sessionRetryDelayMs: number;
   eventsMaxLen: number;
   eventsTtlSeconds: number;
@@ -45,36 +50,50 @@ class RunAttemptError extends Error {
   }
 }
 
-/** Thrown when the job went back to the delayed set (its session, or the run itself, is busy). */
-class Busy extends Error {}
+/** Thrown when it is not the run's turn in its session yet: the job goes back to the delayed set. */
+class NotYourTurn extends Error {}
 
 /** Whether the job's current attempt is its last one. */
 function lastAttempt(job: Job<AgentJobData, RunSummary>): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
+/** Whether `error` means "try again later, without using an attempt" (the session or the run is busy). */
+function isBusy(error: unknown): boolean {
+  return (
+    error instanceof NotYourTurn ||
+    SessionBusyError.isInstance(error) ||
+    DurableRunBusyError.isInstance(error)
+  );
+}
+
 /**
- * Makes the processor of agent jobs. A job is run with `runDurably`, so a job picked up again after its worker
- * died resumes where the run was. A job with a session first takes the session's lease (held until the job is
- * finished for good) and runs on the session's stored history, which it then saves; while another run holds
- * the session the job waits in the delayed set (`DelayedError`, no attempt used). Events go to the run's Redis
- * Stream. A run that ends with an error (not finished in the journal) fails the attempt so that BullMQ retries
- * it with backoff, except on the last attempt, which completes the job with that summary. A job that fails for
+ * Makes the processor of agent jobs. Every job is the agent's normal durable run on the worker's journal and
+ * store: `agent.run(input, { runId, sessionId })`, or `agent.resume(runId, decisions)` for a resume job. So a
+ * job picked up again after its worker died resumes where the run was, a session's history is loaded and saved
+ * by the run itself under the store's session lock, and nothing executes twice. A run of a session starts only
+ * at the head of its session's order; while it is not its turn, or its session or run is busy elsewhere, the
+ * job waits in the delayed set (`DelayedError`, no attempt used). Events go to the run's Redis Stream, except
+ * replayed ones (`replayed: true`: the attempt that produced them wrote them). A run that ends with an error
+ * fails the attempt so that BullMQ retries it, except on the last attempt, which completes the job with that
+ * summary; a run paused for approval completes its job (stop reason `awaiting_approval`). A job that fails for
  * good ends its stream with `error` and `loop_end` events so readers stop waiting.
  */
 export function createJobProcessor(options: JobProcessorOptions): AgentJobProcessor {
-  const { agents, journal, client, keyspace } = options;
+  const { agents, client, keyspace, order } = options;
   const delay = async (job: Job<AgentJobData, RunSummary>, token: string | undefined) => {
     if (token === undefined) throw new Error("the job has no lock token");
-    await job.moveToDelayed(
-      Date.now() + Math.round(options.sessionRetryDelayMs * (1 + Math.random() / 2)),
-      token,
-    );
+    const ms = Math.round(options.sessionRetryDelayMs * (1 + Math.random() / 2));
+    await job.moveToDelayed(Date.now() + ms, token);
     throw new DelayedError();
   };
   return async (job, token, signal) => {
-    const { runId, input, sessionId } = job.data;
-    const factory = Object.hasOwn(agents, job.data.agent) ? agents[job.data.agent] : undefined;
+    const { runId, sessionId } = job.data;
+    // A run of a session keeps its place in the session's order until it is finished for good.
+    const ordered = sessionId !== undefined && job.data.resume === undefined;
+    const leave = async () => {
+      if (ordered) await order.leave({ sessionId, runId });
+    };
     const writer = new RunEventWriter({
       client,
       key: runEventsKey(keyspace, runId),
@@ -82,56 +101,68 @@ export function createJobProcessor(options: JobProcessorOptions): AgentJobProces
       ttlSeconds: options.eventsTtlSeconds,
     });
     try {
+      const factory = Object.hasOwn(agents, job.data.agent) ? agents[job.data.agent] : undefined;
       if (factory === undefined) {
         const known = Object.keys(agents).join(", ");
         throw new UnrecoverableError(`unknown agent "${job.data.agent}" (this worker has: ${known})`);
       }
-      let prior: readonly Message[] | undefined;
-      let saved = false;
-      if (sessionId !== undefined) {
-        const lease = await options.leases.acquire(sessionId, runId);
-        if (lease === undefined) throw new Busy();
-        // A resumed run uses its journaled history; a new one starts from the session's.
-        const records = (await journal.load(runId)) ?? [];
-        const start = records.find((record) => record.kind === "start");
-        prior = start?.messages ?? (await options.store.load(sessionId))?.messages ?? [];
-        // Finished by an earlier job that let the session go (enqueued again): its history was saved then.
-        saved = lease === "taken" && records.some((record) => record.kind === "end");
-      }
-      const agent = withEventSink({ agent: factory(), sink: (event) => writer.append(event) });
-      const summary = await runDurably({
-        agent,
-        journal,
-        runId,
-        input,
-        ...(prior === undefined ? {} : { messages: prior }),
-        ...(signal === undefined ? {} : { signal }),
+      if (ordered && (await order.turn({ sessionId, runId })) === "wait") throw new NotYourTurn();
+      const overrides: Partial<AgentOptions> = { journal: options.journal, store: options.store };
+      if (options.redactor !== undefined) overrides.redact = options.redactor;
+      const agent = withEventSink({
+        agent: factory().with(overrides),
+        // Replayed events are in the stream already: the attempt that produced them wrote them.
+        sink: (event: AgentEvent) => {
+          if (event.replayed !== true) writer.append(event);
+        },
       });
+      const summary = toRunSummary({ runId, result: await runJob({ agent, job: job.data, signal }) });
       // Aborted through the job's signal (its lock was lost to another worker, or it was cancelled): the run is
-      // not finished and this attempt must not end its stream nor save its session.
+      // not finished and this attempt must not end its stream.
       if (signal?.aborted)
         throw new RunAttemptError(runId, { name: "AbortError", message: String(signal.reason) });
       if (summary.error !== undefined && !lastAttempt(job)) throw new RunAttemptError(runId, summary.error);
-      if (sessionId !== undefined && prior !== undefined && !saved) {
-        const { store, redactor } = options;
-        const { messages } = summary;
-        await saveSessionHistory({ store, sessionId, prior, messages, system: agent.system, redactor });
-      }
-      // A run finished before (a job enqueued again, or retried after its end was journaled) emits no events.
       const { stopReason, text, turns } = summary;
       await writer.finish({ end: writer.holdsEnd || [createEvent("loop_end", turns, { stopReason, text })] });
+      await leave();
       return summary;
-    } catch (error) {
-      if (error instanceof Busy || DurableRunBusyError.isInstance(error)) {
+    } catch (caught) {
+      if (isBusy(caught)) {
         await writer.finish({ end: false }).catch(() => undefined);
         return delay(job, token);
       }
+      // A call the run refuses (a reused run id, a decision for a call that is not pending) never succeeds.
+      const error = InvalidArgumentError.isInstance(caught)
+        ? new UnrecoverableError(`${caught.name}: ${caught.message}`)
+        : caught;
       // A lost lock (aborted signal): the job goes on elsewhere, so its stream must not end here.
       const final = !signal?.aborted && (error instanceof UnrecoverableError || lastAttempt(job));
       await writer.finish({ end: final ? failureEvents(error) : false }).catch(() => undefined);
+      if (final) await leave().catch(() => undefined);
       throw error;
     }
   };
+}
+
+/** One job's run: a new or resumed run (`agent.run`), or a paused run continued with decisions. */
+function runJob(args: {
+  agent: Agent;
+  job: AgentJobData;
+  signal: AbortSignal | undefined;
+}): Promise<AgentResult> {
+  const { agent, job, signal } = args;
+  const withSignal = signal === undefined ? {} : { signal };
+  if (job.resume !== undefined) {
+    const { approve, deny, decidedBy } = job.resume;
+    return agent.resume(job.runId, {
+      approve,
+      deny,
+      ...(decidedBy !== undefined && { decidedBy }),
+      ...withSignal,
+    });
+  }
+  const sessioned = job.sessionId === undefined ? {} : { sessionId: job.sessionId };
+  return agent.run(job.input, { runId: job.runId, ...sessioned, ...withSignal });
 }
 
 /** The end of a failed job's stream: a fatal `error` event and `loop_end` with stop reason `error`. */

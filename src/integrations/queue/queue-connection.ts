@@ -4,12 +4,12 @@ import { Redis, type RedisOptions } from "ioredis";
  * How the queue and its workers reach Redis: ioredis options, or an ioredis instance that BullMQ uses as it
  * is (workers need it to have `maxRetriesPerRequest: null`; agentloop never closes it). Options get
  * `maxRetriesPerRequest: null` for BullMQ automatically. agentloop's own clients (journal, events, session
- * leases) are separate connections (duplicates of an instance) that fail fast while Redis is down.
+ * order) are separate connections (duplicates of an instance) that fail fast while Redis is down.
  */
 export type AgentQueueConnection = Redis | RedisOptions;
 
 /**
- * Options forced on the non-blocking client created from options (journal appends, events, leases): while
+ * Options forced on the non-blocking client created from options (journal appends, events, session order): while
  * Redis is unreachable a command fails after one reconnect attempt instead of waiting (a run then stops at
  * once: no tool runs unjournaled), and a command whose reply was lost is never re-sent (a re-sent journal
  * append could be applied twice).
@@ -30,7 +30,7 @@ export function bullConnection(connection: AgentQueueConnection): Redis | RedisO
 
 /**
  * A client of agentloop's own, made from the options (or a duplicate of the instance), closed by `close`. For
- * non-blocking commands (journal, XADD, leases) it fails fast (see `OWN_CLIENT_OPTIONS`); `blocking: true`
+ * non-blocking commands (journal, XADD, session order) it fails fast (see `OWN_CLIENT_OPTIONS`); `blocking: true`
  * gives one for XREAD BLOCK (commands wait for a reconnect instead).
  */
 export function openQueueClient({

@@ -12,6 +12,11 @@ export interface ReadRunEventsOptions {
   close: () => Promise<void>;
   /** The run's stream key. */
   key: string;
+  /**
+   * Read the entries after this stream id (an SSE client's `Last-Event-ID`): every later event once. Default
+   * `"0-0"`, the beginning.
+   */
+  after?: string | undefined;
   /** How long one XREAD blocks before the job's status is checked. */
   blockMs: number;
   /** The job's status, asked after each empty wait (a job that stalled out leaves no `loop_end`). */
@@ -21,20 +26,28 @@ export interface ReadRunEventsOptions {
   signal?: AbortSignal;
 }
 
+/** One event of a run's stream with its stream id (a cursor: pass it as `after` to read on from it). */
+export interface RunEventEntry {
+  id: string;
+  event: AgentEvent;
+}
+
 type StreamReply = Array<[key: string, entries: Array<[id: string, fields: string[]]>]>;
 
 /**
- * Reads a run's events from its Redis Stream, from the beginning (so a late subscriber sees everything), until
- * `loop_end`. A resumed run appends the events of its replayed steps again; they are yielded as they come.
- * When the job finished without a `loop_end` (a job that failed without reaching its processor's end), the
+ * Reads a run's events from its Redis Stream, from the beginning (so a late subscriber sees everything) or
+ * after the entry `after`, until the next `loop_end` (a run paused for approval ends one with stop reason
+ * `awaiting_approval`: read on after it once the run is resumed). The stream holds each event once (replayed
+ * events are not written again), so a reader that resumes after the last id it saw gets every later event
+ * exactly once. When the job finished without a `loop_end` (a job that failed without reaching its processor's end), the
  * iteration ends: normally for a completed job, with `failed(reason)` for a failed one.
  */
-export async function* readRunEvents(options: ReadRunEventsOptions): AsyncGenerator<AgentEvent, void> {
+export async function* readRunEvents(options: ReadRunEventsOptions): AsyncGenerator<RunEventEntry, void> {
   const { client, key, blockMs, signal } = options;
   const onAbort = () => client.disconnect();
   signal?.addEventListener("abort", onAbort, { once: true });
-  let lastId = "0-0";
-  const read = async (block: boolean): Promise<AgentEvent[]> => {
+  let lastId = options.after ?? "0-0";
+  const read = async (block: boolean): Promise<RunEventEntry[]> => {
     if (signal?.aborted) throw new AbortError({ cause: signal.reason });
     let reply: StreamReply | null;
     try {
@@ -45,7 +58,7 @@ export async function* readRunEvents(options: ReadRunEventsOptions): AsyncGenera
       if (signal?.aborted) throw new AbortError({ cause: signal.reason });
       throw error;
     }
-    const events: AgentEvent[] = [];
+    const events: RunEventEntry[] = [];
     for (const [, entries] of reply ?? []) {
       for (const [id, fields] of entries) {
         lastId = id;
@@ -53,7 +66,7 @@ export async function* readRunEvents(options: ReadRunEventsOptions): AsyncGenera
         const text = index >= 0 ? fields[index + 1] : undefined;
         if (text === undefined) continue;
         const event = JSON.parse(text) as AgentEvent;
-        events.push(event);
+        events.push({ id, event });
         if (event.type === "loop_end") return events;
       }
     }
@@ -62,17 +75,17 @@ export async function* readRunEvents(options: ReadRunEventsOptions): AsyncGenera
   try {
     while (true) {
       const events = await read(true);
-      for (const event of events) {
-        yield event;
-        if (event.type === "loop_end") return;
+      for (const entry of events) {
+        yield entry;
+        if (entry.event.type === "loop_end") return;
       }
       if (events.length > 0) continue;
       const status = await options.status();
       if (!status.finished) continue;
       // The job finished: take what the stream still holds, then stop.
-      for (const event of await read(false)) {
-        yield event;
-        if (event.type === "loop_end") return;
+      for (const entry of await read(false)) {
+        yield entry;
+        if (entry.event.type === "loop_end") return;
       }
       if (status.failedReason !== undefined) throw options.failed(status.failedReason);
       return;
