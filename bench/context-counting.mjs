@@ -11,7 +11,7 @@
 // estimating counter.
 
 import { performance } from "node:perf_hooks";
-import { ContextTracker, loadTokenCounter } from "../dist/index.js";
+import { ContextTracker, loadTokenCounter } from "../dist/context/public.js";
 
 const TURNS = 1000;
 const REPORT_EVERY = 100;

@@ -1,7 +1,8 @@
 // A custom renderer: the built-in terminal renderer with two rules of our own. Rule priority: a tool rule,
 // then an event rule, then the default; a rule that throws falls back to the default (it can never break the
 // run), and returning undefined prints nothing.
-import { Agent, createTerminalRenderer } from "agentloop";
+import { Agent } from "agentloop";
+import { createTerminalRenderer } from "agentloop/render";
 import { calculator } from "agentloop/tools";
 import { exampleModel, toolResults } from "./lib/example-model.mjs";
 

@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, FileStore, workingMemoryTools } from "agentloop";
+import { Agent, FileStore } from "agentloop";
+import { workingMemoryTools } from "agentloop/tools";
 import { exampleModel, userMessages } from "./lib/example-model.mjs";
 
 // The mock "model" answers from what the user said earlier in the conversation.

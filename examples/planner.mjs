@@ -2,7 +2,8 @@
 // real OpenAI provider and HTTP stack. Without OPENAI_API_KEY it talks to agentloop's bundled mock OpenAI-compatible
 // server, scripted like a planner: it plans both weather look-ups (in a code fence, which the parser forgives), then
 // re-plans the subtraction from the observations, and a summarizer writes the answer from the results.
-import { createOpenAI, PlanAgent, Profile, tool } from "agentloop";
+import { createOpenAI, Profile, tool } from "agentloop";
+import { PlanAgent } from "agentloop/planner";
 import { startMockOpenAIServer } from "agentloop/testing";
 import { calculator } from "agentloop/tools";
 

@@ -2,21 +2,24 @@
 // the type declarations from tsc. Bundling matters for cold start: loading ~60 small modules costs ~40 ms on
 // Node 20, one bundle ~3 ms (see docs/performance.md).
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
+
+// One entry per public subpath and per bin, read from package.json: dist/X.js is built from src/X.ts.
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const outputs = [
+  ...Object.values(pkg.exports).flatMap((target) => (typeof target === "object" ? [target.import] : [])),
+  ...Object.values(pkg.bin),
+];
+const entryPoints = Object.fromEntries(
+  outputs
+    .map((output) => output.replace(/^\.\/dist\/(.+)\.js$/, "$1"))
+    .map((name) => [name, `src/${name}.ts`]),
+);
 
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: {
-    index: "src/index.ts",
-    "testing/index": "src/testing/index.ts",
-    "builtin-tools/index": "src/builtin-tools/index.ts",
-    "integrations/redis/index": "src/integrations/redis/index.ts",
-    "integrations/postgres/index": "src/integrations/postgres/index.ts",
-    "integrations/mcp/index": "src/integrations/mcp/index.ts",
-    "integrations/queue/index": "src/integrations/queue/index.ts",
-    "cli/main": "src/cli/main.ts",
-  },
+  entryPoints,
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -3,6 +3,7 @@ import type { BudgetCharges } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { type DurableAttempt, durableEvents } from "./durable/durable-events.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
+import { SessionConflictError } from "./errors/session-conflict-error.js";
 import type { RetryPolicy } from "./http/retry-policy.js";
 import type { AgentEvent } from "./loop/agent-event.js";
 import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
@@ -138,8 +139,9 @@ export class AgentRunner {
           });
         }
         if (attempt.approvals.size > 0) session.state.delete(PENDING_APPROVALS_KEY);
-        return this.sessionLoop({ ...request, session, prior: attempt.messages });
+        return checkedSession(this.sessionLoop({ ...request, session, prior: attempt.messages }), session);
       },
+      beforeDecision: (pending) => session !== undefined && checkStillPaused({ session, runId, pending }),
     }) as AsyncGenerator<AgentEvent, AgentLoopOutcome>;
   }
 
@@ -185,7 +187,7 @@ export class AgentRunner {
     const { session } = args;
     const { messages, system } = this.conversation(args.prior, args.input);
     // What the session holds of this run already (a durable run resumed after a crash stored some of it).
-    const stored = session.storedSince(args.prior);
+    const stored = args.options.runId === undefined ? 0 : session.storedSince(args.prior, args.options.runId);
     const persistedCount = (args.input === "" ? messages.length : messages.length - 1) + stored;
     const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
     const model = args.overrides?.model ?? this.agent.model;
@@ -271,4 +273,28 @@ export class AgentRunner {
       approvals: overrides?.approvals,
     };
   }
+}
+
+/** A resumed durable run's loop, then the check that the session held nothing it did not rebuild. */
+async function* checkedSession(
+  events: AsyncGenerator<AgentEvent, AgentLoopOutcome>,
+  session: SessionRun,
+): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
+  const outcome = yield* events;
+  session.checkStored();
+  return outcome;
+}
+
+/** A decision for a durable run of a session: the session must still be paused on that run's calls. */
+function checkStillPaused(args: { session: SessionRun; runId: string; pending: readonly string[] }): void {
+  const paused = args.session.state.get(PENDING_APPROVALS_KEY);
+  const ids = new Set(
+    Array.isArray(paused) ? paused.map((p) => (p as { toolCallId?: unknown })?.toolCallId) : [],
+  );
+  if (args.pending.every((id) => ids.has(id))) return;
+  throw new SessionConflictError({
+    sessionId: args.session.sessionId,
+    runId: args.runId,
+    reason: "the session moved on since the run paused (a later message closed its pending calls)",
+  });
 }

@@ -3,10 +3,10 @@ import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
 import type { ContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
 import { isProfileLike } from "./profiles/system-prompt-of.js";
+import { checkToolsOption } from "./tools/check-tools-option.js";
 import {
   checkObjectOption as checkObject,
   checkTemperatureOption,
-  checkToolsOption,
   failOption as fail,
   isPlainObject,
   optionKeys,

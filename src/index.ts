@@ -1,72 +1,102 @@
 /**
  * agentloop — a small, fast, predictable runtime for LLM agents.
  *
- * The layers, bottom up: `models` (provider-neutral messages and the Model interface), `http` (transport,
- * retries, SSE), `providers` (wire formats), `tools` (definition, validation, execution), `loop` (the agent
- * loop as an event generator) and `Agent` (the friendly wrapper).
+ * The root entry holds what an application needs: {@link Agent} with its options, results and events,
+ * {@link tool}, the model providers ({@link createOpenAI}, {@link createAnthropic}) and the model interface,
+ * the errors to catch, the session/state stores and run journals to construct, {@link Budget}, {@link Profile}
+ * and {@link runWithReflection}. Advanced pieces live in documented subpaths (see docs/conventions.md):
+ *
+ * - `agentloop/context` — token counting, context tracking, compaction, history validation
+ * - `agentloop/trace` — step traces: record, verify, save, load, redact, replay
+ * - `agentloop/durable` — durable runs without an Agent (`runDurably`), journal sweeping, the journal format
+ * - `agentloop/planner` — the plan-and-execute agent (`PlanAgent`)
+ * - `agentloop/render` — terminal and JSON-lines renderers for events
+ * - `agentloop/tools` (built-in tools), `agentloop/testing` (test doubles), `agentloop/redis`,
+ *   `agentloop/postgres`, `agentloop/mcp`, `agentloop/queue`
+ *
+ * The list below is deliberate and checked by test/package/public-api.test.ts.
  */
+
 export { Agent, type AgentOptions, type PausedRun, type ResumeOptions, type RunOptions } from "./agent.js";
 export type { AgentStream } from "./agent-stream.js";
+export { Budget, type BudgetOptions } from "./cost/index.js";
+export { DurableRunBusyError, FileJournal, MemoryJournal, type RunJournal } from "./durable/index.js";
 export {
-  applySummary,
-  buildSummaryRequest,
-  CalibrationRegistry,
-  type CalibrationSnapshot,
-  COMPACTION_MARGIN,
-  type CompactionResult,
-  type CompactMessagesOptions,
-  ContextTracker,
-  compactMessages,
-  createEstimatingCounter,
-  createTokenCounter,
-  encodingForModel,
-  estimateTokens,
-  findSummary,
-  groupTurns,
-  type HistoryProblem,
-  loadTokenCounter,
-  SUMMARY_PREFIX,
-  TokenCalibration,
-  type TokenCounter,
-  validateHistory,
-} from "./context/index.js";
-export * from "./cost/index.js";
-export * from "./durable/index.js";
-export * from "./errors/index.js";
-export { createFetchHttpClient, createNodeHttpClient, type HttpClient } from "./http/http-client.js";
-export { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "./http/response-limits.js";
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./http/retry-policy.js";
+  AbortError,
+  AgentloopError,
+  ApprovalRequiredError,
+  ContextOverflowError,
+  EmptyResponseError,
+  InvalidArgumentError,
+  LockLostError,
+  ModelCallError,
+  ResponseTooLargeError,
+  SessionBusyError,
+  SessionConflictError,
+  StreamInterruptedError,
+  ThrownValueError,
+} from "./errors/index.js";
+export type { RetryPolicy } from "./http/retry-policy.js";
 export type { ContextOptions } from "./loop/context-options.js";
-export * from "./loop/index.js";
-export { DENIED_RESULT, type PendingApproval } from "./loop/tool-step.js";
-export type { AgentHooks } from "./loop/with-hooks.js";
-export { type WorkingMemoryOptions, workingMemoryTools } from "./memory/working-memory-tools.js";
-export * from "./models/index.js";
-export { resolveModel } from "./models/resolve-model.js";
-export * from "./planner/index.js";
-export * from "./profiles/index.js";
-export * from "./providers/anthropic/index.js";
-export * from "./providers/openai/index.js";
 export type {
-  OpenAIResponsesModel,
-  OpenAIResponsesModelConfig,
-  OpenAIResponsesProviderData,
-} from "./providers/openai-responses/index.js";
-export * from "./reflection/index.js";
+  AgentEvent,
+  AgentEventOf,
+  AgentEventType,
+  AgentLimits,
+  AgentResult,
+  StopReason,
+  ToolCallRecord,
+} from "./loop/index.js";
+export type { PendingApproval } from "./loop/tool-step.js";
+export type { AgentHooks } from "./loop/with-hooks.js";
 export {
-  createJsonLinesRenderer,
-  createTerminalRenderer,
-  escapeTerminalText,
-  formatEvent,
-  type JsonLinesRendererOptions,
-  type RenderContext,
-  Renderer,
-  type RendererOptions,
-  type RenderRule,
-  type TerminalRendererOptions,
-} from "./render/index.js";
-export type { MessageRedactor } from "./sessions/open-session-run.js";
-export { RunState } from "./sessions/run-state.js";
-export * from "./stores/index.js";
-export * from "./tools/index.js";
-export * from "./trace/index.js";
+  type AssistantMessage,
+  collectStream,
+  type FinishReason,
+  type JsonSchema,
+  type Message,
+  type Model,
+  type ModelCallOptions,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+  type SystemMessage,
+  type ToolCall,
+  type ToolMessage,
+  type Usage,
+  type UserMessage,
+} from "./models/index.js";
+export { Profile, type ProfileOptions } from "./profiles/index.js";
+export {
+  type AnthropicProvider,
+  type AnthropicProviderOptions,
+  createAnthropic,
+} from "./providers/anthropic/index.js";
+export { createOpenAI, type OpenAIProvider, type OpenAIProviderOptions } from "./providers/openai/index.js";
+export { resolveModel } from "./providers/resolve-model.js";
+export { type ReflectionOptions, type ReflectionResult, runWithReflection } from "./reflection/index.js";
+export {
+  type AppendOptions,
+  createRedactor,
+  FileStateStore,
+  FileStore,
+  type JsonValue,
+  MemoryStateStore,
+  MemoryStore,
+  type SessionData,
+  type SessionInfo,
+  type SessionLock,
+  type SessionStore,
+  type StateStore,
+  StoreError,
+} from "./stores/index.js";
+export {
+  type Tool,
+  ToolArgumentsError,
+  type ToolContext,
+  ToolExecutionError,
+  ToolNotFoundError,
+  ToolRegistry,
+  ToolTimeoutError,
+  tool,
+} from "./tools/index.js";

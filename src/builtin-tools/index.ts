@@ -4,6 +4,7 @@
  * tool here uses a plain JSON Schema, so none needs zod.
  */
 
+export { type WorkingMemoryOptions, workingMemoryTools } from "../memory/working-memory-tools.js";
 export type { LookupFunction } from "./address-policy.js";
 export {
   type AskCallback,

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { Agent } from "../agent.js";
 import { Budget } from "../cost/budget.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { SessionConflictError } from "../errors/session-conflict-error.js";
 import type { AgentEvent } from "../loop/agent-event.js";
 import { FileStore } from "../stores/file-store.js";
 import { ScriptedModel } from "../testing/scripted-model.js";
@@ -234,5 +235,59 @@ describe("durable runs in a session, streamed, decided elsewhere", () => {
         runId: "r2",
       }),
     ).rejects.toThrow(/started in session "s2"/);
+  });
+
+  it("refuses to continue a durable run in a session another run wrote to (SessionConflictError)", async () => {
+    const journal = new FileJournal({ dir: join(dir, "journal") });
+    const store = new FileStore({ dir: join(dir, "sessions") });
+    const { sent, send } = payments();
+    const agent = (steps: ScriptedStep[]) =>
+      new Agent({ model: new ScriptedModel(steps), tools: [send], journal, store });
+    await agent([pay]).run("Pay x", { sessionId: "s3", runId: "r3" });
+    // A new message before the decision: its run closes the paused calls ("not executed").
+    await agent([{ text: "Sure." }]).run("Never mind", { sessionId: "s3" });
+    const before = await store.load("s3");
+    const error = await agent([{ text: "Paid." }])
+      .resume("r3", { approve: ["g1"] })
+      .catch((e: unknown) => e);
+    expect(SessionConflictError.isInstance(error)).toBe(true);
+    expect(String(error)).toMatch(/session "s3".*moved on since the run paused/);
+    expect(sent).toEqual([]);
+    expect((await journal.load("r3"))?.some((r) => r.kind === "approval_decided")).toBe(false);
+    expect(await store.load("s3")).toEqual(before);
+  });
+
+  it("a crashed durable session run does not resume over another run's messages", async () => {
+    const journal = new FileJournal({ dir: join(dir, "journal") });
+    const store = new FileStore({ dir: join(dir, "sessions") });
+    const lookup = tool({
+      name: "lookup",
+      description: "looks up",
+      parameters: z.object({ q: z.string() }),
+      execute: ({ q }) => `found ${q}`,
+    });
+    const call = (id: string): ScriptedStep => ({
+      toolCalls: [{ id, name: "lookup", arguments: { q: id } }],
+    });
+    const crashed = await new Agent({
+      model: new ScriptedModel([call("c1")]),
+      tools: [lookup],
+      journal,
+      store,
+      retry: { maxRetries: 0 },
+    }).run("Look", { sessionId: "s4", runId: "r4" });
+    expect(crashed.stopReason).toBe("error"); // unfinished: resumable
+    await new Agent({ model: new ScriptedModel([{ text: "Hi." }]), store }).run("Hello", { sessionId: "s4" });
+    const before = await store.load("s4");
+    const error = await new Agent({
+      model: new ScriptedModel([{ text: "Done." }]),
+      tools: [lookup],
+      journal,
+      store,
+    })
+      .run("Look", { sessionId: "s4", runId: "r4" })
+      .catch((e: unknown) => e);
+    expect(SessionConflictError.isInstance(error)).toBe(true);
+    expect(await store.load("s4")).toEqual(before);
   });
 });

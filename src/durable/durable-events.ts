@@ -62,6 +62,11 @@ export interface DurableEventsOptions {
   model: Model;
   tools: readonly Tool[];
   budget: BudgetCharges | undefined;
+  /**
+   * Called before a decision is journaled, with the ids of the pending calls; may throw to refuse it (a
+   * session that moved on). Nothing is written then.
+   */
+  beforeDecision?: ((pending: readonly string[]) => void) | undefined;
   /** Runs the agent loop for an attempt (the Agent's plain or session path). */
   run: (attempt: DurableAttempt) => AsyncGenerator<AgentEvent, AgentLoopOutcome>;
 }
@@ -103,6 +108,7 @@ export async function* durableEvents(
     const begun = start ?? (await writeStart({ ...options, decisions, records }));
     if (decisions !== undefined) {
       const decided = approvalDecision({ ...options, records, decisions });
+      options.beforeDecision?.([...decided.approve, ...decided.deny]);
       await append(journal, runId, [decided]);
       records.push(decided);
     }

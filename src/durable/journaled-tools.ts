@@ -1,3 +1,5 @@
+import { errorNamed, replayToolResult } from "../run-log/replay-tool-result.js";
+import { toolFailureText } from "../run-log/tool-failure.js";
 import { formatToolResult } from "../tools/format-tool-result.js";
 import type { Tool, ToolContext } from "../tools/tool.js";
 import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../tools/tool-execution-error.js";
@@ -69,28 +71,10 @@ function overlay<T extends object>(target: T, props: Partial<T>): T {
   return Object.create(Object.getPrototypeOf(target) as object | null, descriptors) as T;
 }
 
-function errorNamed(type: string, message: string): Error {
-  const error = new Error(message);
-  error.name = type;
-  return error;
-}
-
-/** A value the executor fails to serialise with exactly this error (so it reports the same text). */
-function unserialisable(type: string, message: string): { toJSON: () => never } {
-  return {
-    toJSON: () => {
-      throw errorNamed(type, message);
-    },
-  };
-}
-
 /** What `execute` does so that the executor reports the recorded result again, with the same text. */
 function replay(recorded: ToolResultRecord): unknown {
-  if (recorded.ok) return recorded.content;
-  const failure = recorded.failure ?? { how: "threw", type: "Error", message: recorded.content };
-  if (failure.how === "unserialisable") return unserialisable(failure.type, failure.message);
   // A timeout is not waited out again: the model is told `Tool "x" failed: ToolTimeoutError: ...`.
-  throw errorNamed(failure.type, failure.message);
+  return replayToolResult({ recorded });
 }
 
 type Settled = { value: unknown } | { error: unknown } | { aborted: unknown };
@@ -128,7 +112,6 @@ interface StandInOptions {
 /** The stand-in of one tool (see {@link journaledTools}). */
 function journalTool({ original, runId, journal, writer, onLive, live }: StandInOptions): Tool {
   const name = original.name;
-  const quoted = JSON.stringify(name);
   const appendResult = (toolCallId: string, outcome: Pick<ToolResultRecord, "ok" | "content" | "failure">) =>
     writer.append([{ v: JOURNAL_RECORD_VERSION, kind: "tool_result", toolCallId, tool: name, ...outcome }]);
   const appendFailure = (toolCallId: string, failure: JournaledToolFailure, content: string) =>
@@ -141,7 +124,7 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
       type: OUTCOME_UNKNOWN_ERROR,
       message: OUTCOME_UNKNOWN_MESSAGE,
     };
-    await appendFailure(toolCallId, failure, `Tool ${quoted} failed: ${failure.type}: ${failure.message}`);
+    await appendFailure(toolCallId, failure, toolFailureText({ tool: name, failure }));
     throw errorNamed(failure.type, failure.message);
   };
 
@@ -191,9 +174,11 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
     } catch (error) {
       const type = errorTypeOf(error);
       const message = errorMessageOf(error);
-      const text = `Tool ${quoted} returned a value that cannot be sent as JSON: ${type}: ${message}`;
-      await appendFailure(toolCallId, { how: "unserialisable", type, message }, text);
-      return unserialisable(type, message);
+      const failure: JournaledToolFailure = { how: "unserialisable", type, message };
+      const text = toolFailureText({ tool: name, failure });
+      await appendFailure(toolCallId, failure, text);
+      // The executor fails to serialise this stand-in value with the same error, so it reports the same text.
+      return replayToolResult({ recorded: { ok: false, content: text, failure } });
     }
     await appendResult(toolCallId, { ok: true, content });
     return content;

@@ -9,5 +9,6 @@ export { LockLostError } from "./lock-lost-error.js";
 export { isRetryableStatus, ModelCallError, type ModelCallErrorOptions } from "./model-call-error.js";
 export { ResponseTooLargeError, type ResponseTooLargeErrorOptions } from "./response-too-large-error.js";
 export { SessionBusyError } from "./session-busy-error.js";
+export { SessionConflictError } from "./session-conflict-error.js";
 export { StreamInterruptedError } from "./stream-interrupted-error.js";
 export { ThrownValueError } from "./thrown-value-error.js";

@@ -1,15 +1,9 @@
 import { AbortError } from "../errors/abort-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 
-/** How failed model requests are retried. */
-export interface RetryPolicy {
-  /** Retries after the first attempt (0 disables retrying). Default 3. */
-  maxRetries: number;
-  /** Delay before the first retry; doubles each retry. Default 1000 ms. */
-  baseDelayMs: number;
-  /** Upper bound of one delay, including a server's Retry-After. Default 30 000 ms. */
-  maxDelayMs: number;
-}
+import type { RetryPolicy } from "../models/retry-policy.js";
+
+export type { RetryPolicy } from "../models/retry-policy.js";
 
 /** The default retry policy: 3 retries, 1 s doubling, at most 30 s per wait. */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({

@@ -1,7 +1,7 @@
-import type { RetryPolicy } from "../http/retry-policy.js";
 import type { FinishReason } from "./finish-reason.js";
 import type { Message, ToolCall } from "./message.js";
 import type { ModelStreamPart } from "./model-stream-part.js";
+import type { RetryPolicy } from "./retry-policy.js";
 import type { Usage } from "./usage.js";
 
 /** A JSON Schema object (draft 2020-12 / the subset providers accept). */

@@ -1,26 +1,15 @@
-/** Plan-and-execute agents: the model plans every step up front, the steps run in order, then it answers. */
-export {
-  type BuildPlanRequestOptions,
-  buildPlanRequest,
-  PLANNER_INSTRUCTIONS,
-} from "./build-plan-request.js";
-export { type BuildRepairRequestOptions, buildRepairRequest } from "./build-repair-request.js";
-export {
-  type BuildSummarizerRequestOptions,
-  buildSummarizerRequest,
-  SUMMARIZER_INSTRUCTIONS,
-} from "./build-summarizer-request.js";
+/**
+ * `agentloop/planner`: plan-and-execute agents. {@link PlanAgent} has the model plan every step up front
+ * (tool steps and a reply), runs the steps in order through the same tool executor as `Agent`, optionally
+ * re-plans with what it observed, then answers; it emits the same events as `Agent`. See docs/planner.md.
+ */
 export type { PlanEventHook } from "./event-recorder.js";
-export { type ExecutePlanOptions, type ExecutePlanResult, executePlan } from "./execute-plan.js";
-export { type ParsePlanResult, parsePlan } from "./parse-plan.js";
 export {
   PlanAgent,
   type PlanAgentInput,
   type PlanAgentOptions,
   type PlanAgentRequest,
 } from "./plan-agent.js";
-export { describeObservations, type PlanObservation } from "./plan-observation.js";
+export type { PlanObservation } from "./plan-observation.js";
 export type { PlanStep, ReplyPlanStep, ToolPlanStep } from "./plan-step.js";
-export { formatObservationReport, type PlannerMessages, plannerMessages } from "./planner-messages.js";
-export { type RankToolsOptions, rankTools, tokenize } from "./rank-tools.js";
-export { type PlanResult, type RunPlanConfig, runPlan } from "./run-plan.js";
+export type { PlanResult } from "./run-plan.js";

@@ -1,15 +1,11 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { Model } from "../models/model.js";
-import { resolveModel } from "../models/resolve-model.js";
 import { Profile, type ProfileOptions } from "../profiles/profile.js";
+import { resolveModel } from "../providers/resolve-model.js";
+import { checkToolsOption } from "../tools/check-tools-option.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
-import {
-  checkObjectOption,
-  checkTemperatureOption,
-  checkToolsOption,
-  optionKeys,
-} from "../util/check-option.js";
+import { checkObjectOption, checkTemperatureOption, optionKeys } from "../util/check-option.js";
 import type { PlanEventHook } from "./event-recorder.js";
 import { type PlanResult, runPlan } from "./run-plan.js";
 

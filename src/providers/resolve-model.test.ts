@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Agent } from "../agent.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { createOpenAI } from "../providers/openai/create-openai.js";
 import { startMockOpenAIServer } from "../testing/mock-openai-server.js";
+import { createOpenAI } from "./openai/create-openai.js";
 import { resolveModel } from "./resolve-model.js";
 
 afterEach(() => {

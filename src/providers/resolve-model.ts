@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { createAnthropic } from "../providers/anthropic/create-anthropic.js";
-import { createOpenAI } from "../providers/openai/create-openai.js";
-import type { Model } from "./model.js";
+import type { Model } from "../models/model.js";
+import { createAnthropic } from "./anthropic/create-anthropic.js";
+import { createOpenAI } from "./openai/create-openai.js";
 
 /** Makes a model from a model id, for one provider prefix. */
 export type ModelFactory = (modelId: string) => Model;

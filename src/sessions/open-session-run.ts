@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
+import { SessionConflictError } from "../errors/session-conflict-error.js";
 import type { Message } from "../models/message.js";
 import { keepLockAlive } from "../stores/keep-lock-alive.js";
 import {
@@ -10,6 +10,7 @@ import {
   type SessionData,
   type SessionStore,
 } from "../stores/session-store.js";
+import { canonicalJson } from "../util/canonical-json.js";
 import { followSignal } from "../util/follow-signal.js";
 import { boundStoreCall } from "./bound-store-call.js";
 import { closePendingCalls, PENDING_APPROVALS_KEY } from "./close-pending-calls.js";
@@ -63,11 +64,17 @@ export interface SessionRun {
    */
   startNewRun(): Promise<Message[]>;
   /**
-   * How many messages the session holds after `prior` (the history a resumed durable run started from): the
-   * part of that run stored before it was interrupted. 0 when `prior` is the loaded history. Throws
-   * `InvalidArgumentError` when the session no longer continues `prior` (another run wrote to it).
+   * How many messages the session holds after `prior` (the history a resumed durable run `runId` started
+   * from): the part of that run stored before it was interrupted. 0 when `prior` is the loaded history. Throws
+   * {@link SessionConflictError} when the session no longer continues `prior`; the persistence made next
+   * checks, at its first write, that those stored messages are the ones the run rebuilt (not another run's).
    */
-  storedSince(prior: readonly Message[]): number;
+  storedSince(prior: readonly Message[], runId: string): number;
+  /**
+   * After a resumed durable run's loop: throws {@link SessionConflictError} when the run rebuilt fewer messages
+   * than the session held after its start (the rest was written by another run).
+   */
+  checkStored(): void;
 }
 
 /** How long the writes that close a run and the lock release get once the run's deadline has passed. */
@@ -153,6 +160,8 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
 
   let state: RunState;
   let history: Message[];
+  /** What a resumed durable run must find it rebuilt (see `storedSince`), checked at its first write. */
+  let expectedTail: { runId: string; messages: readonly Message[] } | undefined;
   /** A new message on a paused session: the pending calls are answered as not executed, the pause ends. */
   const startNewRun = async (): Promise<Message[]> => {
     const closing = closePendingCalls(history);
@@ -184,7 +193,17 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
     history,
     state,
     startNewRun,
-    storedSince: (prior) => storedSince({ sessionId, history, prior }),
+    storedSince: (prior, runId) => {
+      const stored = storedSince({ sessionId, runId, history, prior });
+      if (stored > 0) expectedTail = { runId, messages: history.slice(history.length - stored) };
+      return stored;
+    },
+    checkStored: () => {
+      if (expectedTail === undefined) return;
+      const reason =
+        "the session holds more messages after the run's start than the run wrote (another run wrote in between)";
+      throw new SessionConflictError({ sessionId, runId: expectedTail.runId, reason });
+    },
     signal: controller.signal,
     persistence: ({ persistedCount, systemMessage }) => {
       let persisted = persistedCount;
@@ -199,6 +218,18 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
       return {
         flush: async (messages) => {
           checkLock();
+          if (expectedTail !== undefined) {
+            // The part of the stored tail the run has rebuilt so far must match it.
+            const tail = expectedTail;
+            const start = persistedCount - tail.messages.length;
+            const rebuilt = redactMessages(messages.slice(start, Math.min(messages.length, persistedCount)));
+            checkTail({
+              sessionId,
+              tail: { ...tail, messages: tail.messages.slice(0, rebuilt.length) },
+              rebuilt,
+            });
+            if (rebuilt.length === tail.messages.length) expectedTail = undefined;
+          }
           if (pending !== undefined) {
             await append(messages.slice(persisted, persisted + pending.count), pending.appendId);
             persisted += pending.count;
@@ -229,6 +260,7 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
 /** See {@link SessionRun.storedSince}. */
 function storedSince(args: {
   sessionId: string;
+  runId: string;
   history: readonly Message[];
   prior: readonly Message[];
 }): number {
@@ -237,12 +269,24 @@ function storedSince(args: {
   const last = prior.length - 1;
   const continues =
     history.length >= prior.length &&
-    (last < 0 || JSON.stringify(history[last]) === JSON.stringify(prior[last]));
+    (last < 0 || canonicalJson(history[last]) === canonicalJson(prior[last]));
   if (!continues) {
-    throw new InvalidArgumentError({
-      argument: "sessionId",
-      message: `session "${args.sessionId}" changed since this run started (another run wrote to it); the run cannot continue in it`,
-    });
+    const reason = "the session changed since the run started (another run wrote to it)";
+    throw new SessionConflictError({ sessionId: args.sessionId, runId: args.runId, reason });
   }
   return history.length - prior.length;
+}
+
+/** The messages a resumed run found stored must be the ones it rebuilt, else another run wrote in between. */
+function checkTail(args: {
+  sessionId: string;
+  tail: { runId: string; messages: readonly Message[] };
+  rebuilt: readonly Message[];
+}): void {
+  const { tail, rebuilt } = args;
+  // Canonical: a store may give the keys back in another order (PostgreSQL jsonb does).
+  if (canonicalJson(rebuilt) === canonicalJson(tail.messages)) return;
+  const reason =
+    "the session holds messages after the run's own that the run did not write (another run wrote in between)";
+  throw new SessionConflictError({ sessionId: args.sessionId, runId: tail.runId, reason });
 }

@@ -40,12 +40,24 @@ export async function appendToFile({ file, text, sync }: AppendToFileOptions): P
 
 type Handle = Awaited<ReturnType<typeof open>>;
 
-/** Makes the file end with `\n` (or be empty); returns its size afterwards. */
-async function repairTail(handle: Handle, size: number): Promise<number> {
+/** How long an unterminated tail is watched before it is taken for a crash's torn line. */
+const TORN_TAIL_SETTLE_MS = 20;
+
+/**
+ * Makes the file end with `\n` (or be empty); returns its size afterwards. An unterminated tail may be another
+ * process's append being written right now (a reader can see part of a concurrent write): it is repaired only
+ * once the file has stopped growing for a moment, so a concurrent append is never cut.
+ */
+async function repairTail(handle: Handle, size: number, tries = 5): Promise<number> {
   if (size === 0) return 0;
   const last = Buffer.alloc(1);
   await handle.read(last, 0, 1, size - 1);
   if (last[0] === 0x0a) return size;
+  if (tries > 0) {
+    await new Promise((resolve) => setTimeout(resolve, TORN_TAIL_SETTLE_MS));
+    const now = (await handle.stat()).size;
+    if (now !== size) return repairTail(handle, now, tries - 1);
+  }
   // Find the last newline, reading backwards.
   let lineStart = 0;
   const chunk = Buffer.alloc(TAIL_CHUNK);

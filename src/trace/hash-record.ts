@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { canonicalJson, RawJson } from "./canonical-json.js";
+import { canonicalJson, RawJson } from "../util/canonical-json.js";
 import type { TraceRecordKind } from "./trace-types.js";
 
 /** Options of {@link hashRecord}. */

@@ -1,3 +1,10 @@
+import { replayToolResult } from "../run-log/replay-tool-result.js";
+import {
+  parseToolFailure,
+  type RecordedToolFailure,
+  timeoutOf,
+  toolFailureText,
+} from "../run-log/tool-failure.js";
 import type { Tool, ToolContext } from "../tools/tool.js";
 import { TraceError } from "./trace-error.js";
 import type { Trace, TraceToolResult } from "./trace-types.js";
@@ -15,51 +22,30 @@ export interface RecordedToolsOptions {
 /** Results longer than this are never cut again: the recorded text is already what the model was sent. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
-const TIMED_OUT = / timed out after (\d+) ms$/;
-
-function errorNamed(name: string, message: string): Error {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
-
-/** Splits `"Type: message"`. */
-function splitTyped(text: string): { type: string; message: string } | undefined {
-  const colon = text.indexOf(": ");
-  return colon <= 0 ? undefined : { type: text.slice(0, colon), message: text.slice(colon + 2) };
-}
-
 /**
- * What `execute` does so the executor reports exactly the recorded failure text. The executor wraps a throw
- * as `Tool "x" failed: Type: message` and a value JSON cannot represent as `Tool "x" returned a value that
- * cannot be sent as JSON: Type: message`: both are rebuilt from the text. A timeout is waited out again (the
- * tool gets the recorded timeout). Anything else cannot be reproduced and fails with a {@link TraceError}.
+ * The recorded failure of a call, as the executor will report it again: the record's `failure` when it gives
+ * back the recorded text (a trace recorded before `failure` existed, or redacted so that the two differ, is
+ * read from the text instead). Undefined when the failure cannot be reproduced.
  */
-function replayFailure(name: string, recorded: TraceToolResult, ctx: ToolContext): unknown {
-  const quoted = JSON.stringify(name);
-  const text = recorded.result;
-  const thrown = text.startsWith(`Tool ${quoted} failed: `)
-    ? splitTyped(text.slice(`Tool ${quoted} failed: `.length))
-    : undefined;
-  if (thrown !== undefined) throw errorNamed(thrown.type, thrown.message);
-  const unserialisablePrefix = `Tool ${quoted} returned a value that cannot be sent as JSON: `;
-  const unserialisable = text.startsWith(unserialisablePrefix)
-    ? splitTyped(text.slice(unserialisablePrefix.length))
-    : undefined;
-  if (unserialisable !== undefined) {
-    const error = errorNamed(unserialisable.type, unserialisable.message);
-    return {
-      toJSON: () => {
-        throw error;
-      },
-    };
+function failureOf(name: string, recorded: TraceToolResult): RecordedToolFailure | undefined {
+  const { failure, result } = recorded;
+  if (failure !== undefined && toolFailureText({ tool: name, failure }) === result) return failure;
+  return parseToolFailure({ tool: name, text: result });
+}
+
+/** What `execute` does so the executor reports exactly the recorded result (see {@link recordedTools}). */
+function replayRecorded(name: string, recorded: TraceToolResult, ctx: ToolContext): unknown {
+  if (recorded.ok) return replayToolResult({ recorded: { ok: true, content: recorded.result } });
+  const failure = failureOf(name, recorded);
+  if (failure === undefined) {
+    throw new TraceError({
+      message: `Replay cannot reproduce the recorded failure of tool call ${recorded.toolCallId}: ${recorded.result}`,
+    });
   }
-  if (text.startsWith(`Tool ${quoted}`) && TIMED_OUT.test(text)) {
-    // Never settles by itself: the executor's timer (the tool's recorded timeout) ends the call.
-    return new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
-  }
-  throw new TraceError({
-    message: `Replay cannot reproduce the recorded failure of tool call ${recorded.toolCallId}: ${text}`,
+  return replayToolResult({
+    recorded: { ok: false, content: recorded.result, failure },
+    // Waited out again: the stand-in's timeout is the recorded one, so the executor reports the same text.
+    waitOutTimeout: ctx.signal,
   });
 }
 
@@ -67,8 +53,10 @@ function replayFailure(name: string, recorded: TraceToolResult, ctx: ToolContext
  * Stand-ins for `tools` that answer each call with its recorded `tool_result` (looked up by
  * `ctx.toolCallId`) instead of running: same name, description, schema and argument validation, so the model
  * sees the same tools and invalid arguments fail the same way. Recorded failures are reproduced with the same
- * text when the executor allows it: a throw, a result JSON cannot represent, a timeout (waited out again);
- * any other failure (e.g. an aborted call) fails with a different text. A call with no recorded result fails
+ * text by the run log's one tool replay path (`replayToolResult`, as a durable run's resume does), from the
+ * record's structured `failure` (read back from the text for traces recorded before it existed): a throw, a
+ * result JSON cannot represent, a timeout (waited out again: the stand-in's timeout is the recorded one). Any
+ * other failure (e.g. an aborted call) fails with a different text. A call with no recorded result fails
  * with a {@link TraceError} and is reported to `onMissing`.
  */
 export function recordedTools({ tools, trace, onMissing }: RecordedToolsOptions): Tool[] {
@@ -79,8 +67,8 @@ export function recordedTools({ tools, trace, onMissing }: RecordedToolsOptions)
     const queue = results.get(record.data.toolCallId);
     if (queue === undefined) results.set(record.data.toolCallId, [record.data]);
     else queue.push(record.data);
-    const timedOut = record.data.ok ? null : TIMED_OUT.exec(record.data.result);
-    if (timedOut?.[1] !== undefined) timeouts.set(record.data.tool, Number(timedOut[1]));
+    const timeoutMs = record.data.ok ? undefined : timeoutOf(record.data.result);
+    if (timeoutMs !== undefined) timeouts.set(record.data.tool, timeoutMs);
   }
   return tools.map((original) => {
     const execute = (_args: unknown, ctx: ToolContext): unknown => {
@@ -91,7 +79,7 @@ export function recordedTools({ tools, trace, onMissing }: RecordedToolsOptions)
           message: `Replay: tool call ${ctx.toolCallId} (${original.name}) was not recorded`,
         });
       }
-      return recorded.ok ? recorded.result : replayFailure(original.name, recorded, ctx);
+      return replayRecorded(original.name, recorded, ctx);
     };
     const stand: Tool = {
       ...original,

@@ -4,9 +4,10 @@ import { StreamCollector } from "../models/collect-stream.js";
 import type { Message } from "../models/message.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
-import { canonicalJson, RawJson } from "./canonical-json.js";
+import { toRecordedError, toRecordedRequest, toRecordedResponse } from "../run-log/recorded-model-call.js";
+import { canonicalJson, RawJson } from "../util/canonical-json.js";
 import { hashRecord } from "./hash-record.js";
-import { toRecordedError, toRecordedRequest, toRecordedResponse } from "./recorded-model-call.js";
+import { toolFailureOf } from "./tool-failure-of.js";
 import {
   GENESIS_HASH,
   TRACE_VERSION,
@@ -35,7 +36,8 @@ export interface TraceRecorderOptions {
 /**
  * Records one run as a {@link Trace}. Construction writes the `meta` record; {@link TraceRecorder.wrapModel}
  * gives a model that records each request and its response (or error); {@link TraceRecorder.recordEvent}
- * records the run's events (and, for `observation` events, a `tool_result` record); `finish` returns the
+ * records the run's events (and, for `observation` events, a `tool_result` record, with the structured
+ * `failure` of a tool that threw, returned an unserialisable value or timed out); `finish` returns the
  * trace. Each record is hashed once, when it is added; a message is serialised once however many requests
  * repeat it. Records added after `finish` are ignored.
  *
@@ -118,8 +120,9 @@ export class TraceRecorder {
   recordEvent(event: AgentEvent): void {
     this.appendCopy("event", event);
     if (event.type === "observation") {
-      const { toolCallId, tool, ok, result } = event.data;
-      this.appendCopy("tool_result", { toolCallId, tool, ok, result });
+      const { toolCallId, tool, ok, result, error } = event.data;
+      const failure = ok ? undefined : toolFailureOf({ tool, result, error });
+      this.appendCopy("tool_result", { toolCallId, tool, ok, result, ...(failure && { failure }) });
     }
   }
 

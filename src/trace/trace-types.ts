@@ -1,6 +1,11 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { Message } from "../models/message.js";
-import type { ModelResponse, ModelToolSpec, ToolChoice } from "../models/model.js";
+import type { ModelResponse } from "../models/model.js";
+import type { RecordedError, RecordedModelRequest } from "../run-log/recorded-call.js";
+
+export type { RecordedError, RecordedModelRequest } from "../run-log/recorded-call.js";
+
+import type { RecordedToolFailure } from "../run-log/tool-failure.js";
 
 /** The trace format version this package writes and reads. */
 export const TRACE_VERSION = 1;
@@ -22,16 +27,6 @@ export interface TraceMeta {
   startedAt: number;
 }
 
-/** A model request as recorded: the fields the model sees (`providerOptions` is not recorded). */
-export interface RecordedModelRequest {
-  messages: Message[];
-  tools?: ModelToolSpec[];
-  toolChoice?: ToolChoice;
-  temperature?: number;
-  maxOutputTokens?: number;
-  parallelToolCalls?: boolean;
-}
-
 /** The `data` of a `model_request` record: one call of the model, before it is made. */
 export interface TraceModelRequest {
   /** 0-based index of the model call in the run. */
@@ -48,17 +43,6 @@ export interface TraceModelResponse {
   response: Omit<ModelResponse, "raw">;
 }
 
-/** A model error as recorded: enough to raise the same kind of error again on replay. */
-export interface RecordedError {
-  /** The error's `name`, e.g. `"ModelCallError"`, `"StreamInterruptedError"`, `"AbortError"`. */
-  name: string;
-  message: string;
-  /** HTTP status, when the error had one. */
-  status?: number;
-  /** Provider error code, when the error had one. */
-  code?: string;
-}
-
 /** The `data` of a `model_error` record: call `call` failed. */
 export interface TraceModelError {
   call: number;
@@ -73,6 +57,14 @@ export interface TraceToolResult {
   ok: boolean;
   /** The text the model was sent (after truncation). */
   result: string;
+  /**
+   * With `ok: false`, when the tool itself failed (it threw, returned a value JSON cannot hold, or timed out):
+   * how, so a replay reproduces it (the journal of a durable run records failures in the same shape).
+   * `message` is as the model was sent it (truncated with `result`). Absent in traces recorded before
+   * agentloop 0.2 (a replay reads the failure from `result` then) and for failures the executor makes itself
+   * (invalid arguments, an unknown tool, an aborted call).
+   */
+  failure?: RecordedToolFailure;
 }
 
 /** The `data` of each record kind. */

@@ -1,5 +1,4 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { ToolRegistry } from "../tools/tool-registry.js";
 
 /** A set of option names, built from a record typed against the options type (a missing key fails to compile). */
 export function optionKeys<T>(record: { [K in keyof Required<T>]: true }): ReadonlySet<string> {
@@ -37,13 +36,6 @@ export function checkObjectOption(argument: string, value: unknown, known?: Read
     if (!known.has(key)) {
       failOption(`${argument}.${key}`, `unknown option; expected one of: ${[...known].join(", ")}`);
     }
-  }
-}
-
-/** The `tools` option of an agent: undefined, an array of tools, or a {@link ToolRegistry}. */
-export function checkToolsOption(tools: unknown): void {
-  if (tools !== undefined && !Array.isArray(tools) && !(tools instanceof ToolRegistry)) {
-    failOption("tools", `expected an array of tools or a ToolRegistry, got ${showValue(tools)}`);
   }
 }
 

@@ -32,11 +32,28 @@ export function readPackageJson(): PackageJson {
   return JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as PackageJson;
 }
 
+/** A public subpath with a module behind it: its specifier ("agentloop/tools") and its declaration file. */
+export interface PublicEntry {
+  specifier: string;
+  /** The declaration file package.json points at, relative to the package ("dist/builtin-tools/index.d.ts"). */
+  types: string;
+  /** The source file it is built from ("src/builtin-tools/index.ts"). */
+  source: string;
+}
+
+/** Every public subpath with a module behind it, in package.json order. */
+export function publicEntries(pkg: PackageJson): PublicEntry[] {
+  return Object.entries(pkg.exports).flatMap(([subpath, target]) => {
+    if (typeof target !== "object") return [];
+    const types = (target.types ?? "").replace(/^\.\//, "");
+    const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+    return [{ specifier, types, source: types.replace(/^dist\/(.+)\.d\.ts$/, "src/$1.ts") }];
+  });
+}
+
 /** Every public subpath with a module behind it ("agentloop", "agentloop/tools", ...). */
 export function publicSpecifiers(pkg: PackageJson): string[] {
-  return Object.entries(pkg.exports)
-    .filter(([, target]) => typeof target === "object")
-    .map(([subpath]) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`));
+  return publicEntries(pkg).map((entry) => entry.specifier);
 }
 
 /** A consumer project: `dir` holds node_modules/agentloop (a copy of the packed files) and the links given. */

@@ -53,6 +53,11 @@ describe("the built package from a consumer project", () => {
       "agentloop/postgres",
       "agentloop/mcp",
       "agentloop/queue",
+      "agentloop/context",
+      "agentloop/trace",
+      "agentloop/durable",
+      "agentloop/planner",
+      "agentloop/render",
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
-import { resolveModel } from "../../models/resolve-model.js";
+import { resolveModel } from "../resolve-model.js";
 import { createOpenAI, type OpenAIProviderOptions } from "./create-openai.js";
 import { type FixtureServer, startFixtureServer } from "./test-utils/fixture-server.js";
 import { readFixture } from "./test-utils/fixtures.js";

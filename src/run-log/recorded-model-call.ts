@@ -5,7 +5,7 @@ import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import type { ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { describeFailure } from "../util/to-error.js";
-import type { RecordedError, RecordedModelRequest } from "./trace-types.js";
+import type { RecordedError, RecordedModelRequest } from "./recorded-call.js";
 
 /**
  * The recorded form of a request: the fields the model sees, with `messages` (and `tools`) copied as arrays.

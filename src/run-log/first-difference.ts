@@ -1,4 +1,4 @@
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "../util/canonical-json.js";
 
 /** Where two JSON values first differ. */
 export interface Difference {

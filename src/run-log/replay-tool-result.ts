@@ -1,0 +1,61 @@
+import type { RecordedToolFailure } from "./tool-failure.js";
+
+/** A recorded tool call result, as a run log holds it (a journal's or a trace's `tool_result`). */
+export interface RecordedToolResult {
+  /** False when the call failed. */
+  ok: boolean;
+  /** The text the model was sent (or, when `ok`, the tool's result). */
+  content: string;
+  /** With `ok: false`: how the call failed. A failure without it cannot be replayed (see below). */
+  failure?: RecordedToolFailure | undefined;
+}
+
+/** Options of {@link replayToolResult}. */
+export interface ReplayToolResultOptions {
+  recorded: RecordedToolResult;
+  /**
+   * The call's `ctx.signal`, to wait out a recorded timeout again: the returned promise settles only when the
+   * signal aborts, so the executor's timer (the stand-in tool's `timeoutMs` set to the recorded timeout)
+   * reports `Tool "x" timed out after N ms` exactly as recorded. Without it a recorded timeout is thrown at
+   * once (the model then reads `Tool "x" failed: ToolTimeoutError: Tool "x" timed out after N ms`).
+   */
+  waitOutTimeout?: AbortSignal | undefined;
+}
+
+/** An error with this name and message (what the executor reports as `<name>: <message>`). */
+export function errorNamed(name: string, message: string): Error {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+/** A value the executor fails to serialise with exactly this error (so it reports the same text). */
+function unserialisable(failure: RecordedToolFailure): { toJSON: () => never } {
+  return {
+    toJSON: () => {
+      throw errorNamed(failure.type, failure.message);
+    },
+  };
+}
+
+/**
+ * What a stand-in tool's `execute` does so that the tool executor reports a recorded result again, with the
+ * same text, without running the tool: the recorded content when `ok`; for a failure, the recorded error
+ * thrown again (`threw`), a value that fails to serialise with the recorded error (`unserialisable`), or a
+ * timeout waited out or thrown (see {@link ReplayToolResultOptions.waitOutTimeout}). The one replay path of
+ * recorded tool calls: a durable run's resume and a trace's replay both answer calls with it. A failure with
+ * no `failure` is thrown as an `Error` whose message is the recorded content.
+ */
+export function replayToolResult({ recorded, waitOutTimeout }: ReplayToolResultOptions): unknown {
+  if (recorded.ok) return recorded.content;
+  const failure = recorded.failure ?? { how: "threw", type: "Error", message: recorded.content };
+  if (failure.how === "unserialisable") return unserialisable(failure);
+  if (failure.how === "timed_out" && waitOutTimeout !== undefined) {
+    const signal = waitOutTimeout;
+    return new Promise((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+    });
+  }
+  throw errorNamed(failure.type, failure.message);
+}
