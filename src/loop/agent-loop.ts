@@ -1,33 +1,22 @@
-import type { BudgetCharges, BudgetReservation } from "../cost/budget.js";
-import { CostMeter, unpricedModelMessage } from "../cost/cost-meter.js";
-import { EmptyResponseError } from "../errors/empty-response-error.js";
-import { isContextLengthError } from "../errors/is-context-length-error.js";
+import type { BudgetCharges } from "../cost/budget.js";
+import type { CostMeter } from "../cost/cost-meter.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
 import type { Message } from "../models/message.js";
-import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
-import { addUsage, emptyUsage, type Usage } from "../models/usage.js";
+import type { Model } from "../models/model.js";
+import type { Usage } from "../models/usage.js";
 import { PENDING_APPROVALS_KEY } from "../sessions/close-pending-calls.js";
 import type { RunPersistence } from "../sessions/run-persistence.js";
 import type { RunState } from "../sessions/run-state.js";
-import type { JsonValue } from "../stores/session-store.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { Trace } from "../trace/trace-types.js";
 import { toError } from "../util/to-error.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLimits, LimitPrompts } from "./agent-limits.js";
-import { callModel } from "./call-model.js";
-import { ContextManager } from "./context-manager.js";
 import type { ResolvedContextOptions } from "./context-options.js";
-import { CostGuard } from "./cost-guard.js";
 import { createEvent, describeError } from "./create-event.js";
-import {
-  assistantMessage,
-  closeOpenToolCalls,
-  detectLoop,
-  refuseDeepArguments,
-  tooManyToolCalls,
-} from "./history-helpers.js";
-import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
+import { endRun } from "./end-run.js";
+import type { LoopDetectionOptions } from "./loop-detector.js";
+import { createLoopRun } from "./loop-run.js";
 import { type ApprovalDecisions, type PendingApproval, toolStep } from "./tool-step.js";
 
 /** Everything one run needs. Plain data plus a model: the loop owns no other state. */
@@ -92,295 +81,83 @@ export interface AgentLoopOutcome {
   error?: Error;
 }
 
-const TIMEOUT = Symbol("agentloop.timeout");
-
-/** No text at all, or only whitespace: not an answer. */
-const isBlank = (text: string | undefined): boolean => text === undefined || text.trim() === "";
-
 /**
  * The agent loop: call the model, run the tool calls it returns, feed the results back, repeat until it
  * answers or a limit stops it. An async generator of {@link AgentEvent}s that returns an
  * {@link AgentLoopOutcome}. It never throws for model, tool or limit failures: they end the run with a stop
  * reason, and the last event is always `loop_end`.
+ *
+ * The loop only sequences its seams; each concern is a policy made once per run (`createLoopRun`): before a
+ * turn the signal, the limits and the soft checkpoints; the model turn (context, cost, the call, the response
+ * checks); after it the tool-call guards; the tool step with approvals; the checkpoint after each completed
+ * step; and `endRun` at the end (docs/loop.md, "The loop and its policies").
  */
 export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
-  const { model, tools, messages, limits, prompts } = config;
-  const started = Date.now();
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(config.signal?.reason);
-  config.signal?.addEventListener("abort", onAbort, { once: true });
-  if (config.signal?.aborted) onAbort();
-  // setTimeout fires at once for delays beyond 2^31-1 ms: treat those (and Infinity) as "no timeout".
-  const timer =
-    limits.timeoutMs <= 2_147_483_647
-      ? setTimeout(() => controller.abort(TIMEOUT), limits.timeoutMs)
-      : undefined;
-  const signal = controller.signal;
-  const detector = config.loopDetection === false ? undefined : new LoopDetector(config.loopDetection);
-  const usage = emptyUsage();
-  const modelName = `${model.provider}:${model.modelId}`;
-  let turns = 0;
-  let text = "";
+  const run = createLoopRun(config);
+  const { state, signal, limits, soft, turn, guards, approvals, checkpoint } = run;
   let stopReason: StopReason | undefined;
   let failure: Error | undefined;
-  let stepsSinceCheckpoint = 0;
-  /** Whether a model call (or a resumed turn) started: a run stopped before that leaves the session as it was. */
-  let modelCalled = config.resume !== undefined;
-  let lastTimeCheckpoint = started;
-
-  const abortReason = (): StopReason => (signal.reason === TIMEOUT ? "timeout" : "aborted");
-  const request = (overrides?: Partial<ModelRequest>): ModelRequest => {
-    const req: ModelRequest = { messages, parallelToolCalls: config.parallelToolCalls };
-    const specs = tools.schemas();
-    if (specs.length > 0) req.tools = specs;
-    if (config.temperature !== undefined) req.temperature = config.temperature;
-    if (config.maxOutputTokens !== undefined) req.maxOutputTokens = config.maxOutputTokens;
-    return overrides === undefined ? req : { ...req, ...overrides };
-  };
-  const meter = config.costMeter ?? new CostMeter();
-  const contextManager = new ContextManager({
-    options: config.context,
-    model,
-    usage,
-    // A summary call is not reserved in advance: its cost counts for the run's cap (the meter) and is charged
-    // to a shared budget as it happens.
-    onModelUsage: async ({ model: summaryModel, usage: summaryUsage }) => {
-      const { costUsd } = meter.add({ modelId: summaryModel.modelId, usage: summaryUsage });
-      await config.budget?.record(costUsd);
-    },
-  });
-  const costGuard = new CostGuard({
-    meter,
-    modelId: model.modelId,
-    maxCostUsd: limits.maxCostUsd,
-    budget: config.budget,
-  });
-  const persist = async () => {
-    if (config.persistence !== undefined) await config.persistence.flush(messages);
-  };
-  /** One model call; undefined when a cost cap stopped it before it was made. */
-  const modelTurn = async function* (
-    req: ModelRequest,
-  ): AsyncGenerator<AgentEvent, ModelResponse | undefined> {
-    const step = turns + 1;
-    modelCalled = true;
-    const t0 = performance.now();
-    const compactArgs = { messages, tools: req.tools, signal, step };
-    // Without a context option there is nothing to measure: no generator, no counting on the hot path.
-    if (config.context !== undefined && (yield* contextManager.prepare(compactArgs))) {
-      await config.persistence?.replace(messages);
-    }
-    let reservation: BudgetReservation | undefined;
-    if (costGuard.active) {
-      const inputTokens = await contextManager.measure(messages, req.tools);
-      const admitted = await costGuard.admit({ inputTokens, maxOutputTokens: req.maxOutputTokens });
-      if (admitted === false) return undefined;
-      reservation = admitted;
-    }
-    let response: ModelResponse;
-    try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          response = yield* callModel({
-            model,
-            request: req,
-            stream: config.stream,
-            retry: config.retry,
-            signal,
-            step,
-          });
-          break;
-        } catch (error) {
-          // A context-length error: compact harder and retry the call once.
-          if (attempt > 0 || signal.aborted || !isContextLengthError(error)) throw error;
-          if (!(yield* contextManager.recover({ ...compactArgs, error }))) throw error;
-          await config.persistence?.replace(messages);
-        }
-      }
-    } catch (error) {
-      if (reservation !== undefined) await costGuard.settle(reservation, 0);
-      throw error;
-    }
-    const { costUsd, priced, firstUnpriced } = meter.add({
-      modelId: model.modelId,
-      respondedModel: response.model,
-      usage: response.usage,
-    });
-    // Only a budget reservation has something to settle: no promise hop per turn without one.
-    if (reservation !== undefined) await costGuard.settle(reservation, costUsd);
-    turns = step;
-    contextManager.calibrate(response.usage.inputTokens);
-    addUsage(usage, response.usage);
-    yield createEvent("model_call", turns, {
-      model: modelName,
-      finishReason: response.finishReason,
-      usage: response.usage,
-      latencyMs: Math.round(performance.now() - t0),
-      costUsd,
-      priced,
-    });
-    if (firstUnpriced) {
-      // Once per run and model: its cost is not known (a warning, the run goes on).
-      const message = unpricedModelMessage(model.modelId);
-      yield createEvent("error", turns, { name: "UnpricedModel", message, fatal: false });
-    }
-    if (isBlank(response.text) && response.toolCalls.length === 0 && isBlank(response.refusal)) {
-      // Not an answer: end the run with a clear error and keep the history as it was (resumable).
-      throw new EmptyResponseError({ finishReason: response.finishReason.unified, model: modelName });
-    }
-    const toolCalls = refuseDeepArguments(response.toolCalls);
-    const answer = toolCalls === response.toolCalls ? response : { ...response, toolCalls };
-    messages.push(assistantMessage(answer));
-    if (answer.text !== "") text = answer.text;
-    return answer;
-  };
-
-  const toolOptions = {
-    registry: tools,
-    signal,
-    parallel: config.parallelToolCalls,
-    concurrency: config.toolConcurrency,
-    timeoutMs: config.toolTimeoutMs,
-    maxResultChars: config.maxToolResultChars,
-    sessionId: config.sessionId,
-    state: config.state,
-  };
-  let pendingApprovals: PendingApproval[] | undefined;
-
-  yield createEvent("loop_start", 0, { task: config.task, model: modelName });
+  yield createEvent("loop_start", 0, { task: config.task, model: run.modelName });
   try {
     if (config.resume !== undefined) {
       // A paused turn: its calls (the last assistant message's) run now, with the human's decisions.
-      const last = messages.at(-1);
-      const calls = last?.role === "assistant" ? (last.toolCalls ?? []) : [];
-      const resumed = yield* toolStep({ ...toolOptions, calls, step: 0, decisions: config.resume });
-      if (resumed.kind === "done") for (const message of resumed.messages) messages.push(message);
-      config.state?.delete(PENDING_APPROVALS_KEY);
-      await persist();
+      const calls = approvals.pausedCalls();
+      const resumed = yield* toolStep({ ...run.tools, calls, step: 0, decisions: config.resume });
+      if (resumed.kind === "done") for (const message of resumed.messages) state.messages.push(message);
+      approvals.resumed();
+      await checkpoint.step();
     }
     while (stopReason === undefined) {
-      if (signal.aborted) {
-        stopReason = abortReason();
+      const limit = signal.stopReason() ?? limits.beforeTurn();
+      if (limit !== undefined) {
+        stopReason = limit === "max_turns" ? yield* limits.atMaxTurns(turn) : limit;
         break;
       }
-      if (limits.maxTokens !== undefined && usage.totalTokens >= limits.maxTokens) {
-        stopReason = "token_limit";
-        break;
-      }
-      if (turns >= limits.maxTurns) {
-        if (limits.wrapUp) {
-          messages.push({ role: "user", content: prompts.wrapUp });
-          const wrapped = yield* modelTurn(request({ toolChoice: "none" }));
-          closeOpenToolCalls(messages, "the step limit was reached");
-          if (wrapped === undefined) {
-            stopReason = "cost_limit";
-            break;
-          }
-        }
-        stopReason = "max_turns";
-        break;
-      }
-      const now = Date.now();
-      if (limits.softMaxSteps !== undefined && stepsSinceCheckpoint >= limits.softMaxSteps) {
-        const prompt = prompts.softSteps({ steps: turns });
-        messages.push({ role: "user", content: prompt });
-        yield createEvent("soft_limit", turns, { reason: "steps", prompt });
-        stepsSinceCheckpoint = 0;
-      } else if (limits.softTimeoutMs !== undefined && now - lastTimeCheckpoint >= limits.softTimeoutMs) {
-        const prompt = prompts.softTime({ elapsedMs: now - started });
-        messages.push({ role: "user", content: prompt });
-        yield createEvent("soft_limit", turns, { reason: "time", prompt });
-        lastTimeCheckpoint = now;
-      }
-      stepsSinceCheckpoint++;
-
-      const response = yield* modelTurn(request());
+      const softLimit = soft.beforeTurn();
+      if (softLimit !== undefined) yield softLimit;
+      const response = yield* turn.run();
       if (response === undefined) {
         stopReason = "cost_limit";
         break;
       }
       const calls = response.toolCalls;
       if (calls.length === 0) {
-        text = response.text;
+        state.text = response.text;
         // An answer cut off by the output limit is not a completed answer: say so (docs/loop.md).
         stopReason = response.finishReason.unified === "length" ? "max_output_tokens" : "completed";
         break;
       }
-      if (response.text !== "") yield createEvent("thought", turns, { content: response.text });
-      if (calls.length > limits.maxToolCallsPerTurn) {
-        const reason = tooManyToolCalls({ calls: calls.length, limit: limits.maxToolCallsPerTurn });
-        closeOpenToolCalls(messages, reason);
-        yield createEvent("error", turns, { name: "TooManyToolCalls", message: reason, fatal: false });
-        await persist();
+      if (response.text !== "") yield createEvent("thought", state.turns, { content: response.text });
+      const verdict = guards.check(calls);
+      if (verdict !== undefined) {
+        if (verdict.event !== undefined) yield verdict.event;
+        if (verdict.kind === "stop") {
+          stopReason = verdict.stopReason;
+          break;
+        }
+        await checkpoint.step(); // refused: every call was answered, the run goes on
         continue;
       }
-      const loop = detectLoop(detector, calls);
-      if (loop !== undefined) {
-        closeOpenToolCalls(messages, `agentloop stopped the run because a loop was detected (${loop})`);
-        yield createEvent("error", turns, { name: "LoopDetected", message: loop, fatal: false });
-        stopReason = "loop_detected";
+      const decisions = approvals.decisionsFor(state.turns);
+      const result = yield* toolStep({ ...run.tools, calls, step: state.turns, decisions });
+      if (result.kind === "paused") {
+        stopReason = approvals.pause(result.pending);
         break;
       }
-      if (limits.maxTokens !== undefined && usage.totalTokens >= limits.maxTokens) {
-        closeOpenToolCalls(messages, "the run's token limit was reached");
-        stopReason = "token_limit";
-        break;
-      }
-      const decisions = config.approvals?.get(turns);
-      const stepResult = yield* toolStep({ ...toolOptions, calls, step: turns, decisions });
-      if (stepResult.kind === "paused") {
-        pendingApprovals = stepResult.pending;
-        config.state?.set(PENDING_APPROVALS_KEY, stepResult.pending as unknown as JsonValue);
-        stopReason = "awaiting_approval";
-        break;
-      }
-      for (const message of stepResult.messages) messages.push(message);
-      await persist();
+      for (const message of result.messages) state.messages.push(message);
+      await checkpoint.step();
     }
   } catch (error) {
     if (signal.aborted) {
-      stopReason = abortReason();
+      stopReason = signal.abortReason();
     } else {
       stopReason = "error";
       failure = toError(error);
-      yield createEvent("error", turns, { ...describeError(failure), fatal: true });
+      yield createEvent("error", state.turns, { ...describeError(failure), fatal: true });
     }
   } finally {
-    clearTimeout(timer);
-    config.signal?.removeEventListener("abort", onAbort);
     // Ended early (the consumer stopped iterating) or by an unexpected throw: stop whatever is in flight.
-    // A normal end has nothing in flight (timed-out tools were aborted already), so it skips the cost.
-    if (stopReason === undefined && !signal.aborted) controller.abort(new Error("run finished"));
+    signal.dispose({ finished: stopReason !== undefined });
   }
-  const final: StopReason = stopReason ?? "error";
-  if (final === "awaiting_approval") {
-    // The pending calls stay open: resume answers them.
-  } else if (final === "timeout" || final === "aborted") {
-    closeOpenToolCalls(messages, final === "timeout" ? "the run timed out" : "the run was aborted");
-  } else {
-    closeOpenToolCalls(messages, "the run stopped");
-  }
-  try {
-    // Aborted (or timed out) before anything happened, e.g. with an already-aborted signal: nothing to keep,
-    // so the user's message is not saved.
-    if (modelCalled || (final !== "aborted" && final !== "timeout")) await persist();
-  } catch (error) {
-    failure = toError(error);
-    yield createEvent("error", turns, { ...describeError(failure), fatal: true });
-  }
-  const ended: StopReason = failure !== undefined && final !== "error" ? "error" : final;
-  yield createEvent("loop_end", turns, { stopReason: ended, text });
-  const outcome: AgentLoopOutcome = {
-    stopReason: ended,
-    text,
-    turns,
-    usage,
-    messages,
-    costUsd: meter.totalUsd,
-    costUnknownModels: [...meter.unknownModels],
-  };
-  if (pendingApprovals !== undefined && ended === "awaiting_approval")
-    outcome.pendingApprovals = pendingApprovals;
-  if (failure !== undefined) outcome.error = failure;
-  return outcome;
+  return yield* endRun({ ...run, stopReason: stopReason ?? "error", failure });
 }

@@ -1,6 +1,8 @@
 import type { BudgetCharges, BudgetReservation } from "../cost/budget.js";
 import { callReservation, DEFAULT_RESERVED_OUTPUT_TOKENS } from "../cost/call-reservation.js";
-import type { CostMeter } from "../cost/cost-meter.js";
+import type { CostMeter, CostMeterEntry } from "../cost/cost-meter.js";
+import type { Model, ModelResponse } from "../models/model.js";
+import type { Usage } from "../models/usage.js";
 
 /** Output tokens reserved for a call when `maxOutputTokens` is not set (see `callReservation`). */
 export const DEFAULT_WORST_CASE_OUTPUT_TOKENS = DEFAULT_RESERVED_OUTPUT_TOKENS;
@@ -16,9 +18,11 @@ export interface CostGuardOptions {
 }
 
 /**
- * Decides before each model call whether its reservation (`callReservation`: estimated input plus
- * `maxOutputTokens`, or 1,024 output tokens) still fits the run's cap and the shared budget (reserving it in
- * the budget), and settles the reservation with the actual cost afterwards.
+ * The cost policy of a run. Before each model call {@link admit} decides whether its reservation
+ * (`callReservation`: estimated input plus `maxOutputTokens`, or 1,024 output tokens) still fits the run's cap
+ * and the shared budget (reserving it in the budget); after it {@link price} records the call in the meter and
+ * {@link settle} settles the reservation with the actual cost. Summary calls made while compacting are not
+ * reserved: {@link chargeSummary} counts them for the cap and charges the budget as they happen.
  */
 export class CostGuard {
   constructor(private readonly options: CostGuardOptions) {}
@@ -55,8 +59,29 @@ export class CostGuard {
     return (await budget.reserve(worst)) ?? false;
   }
 
+  /** Records a response of the run's model in the meter (priced as the model it says answered). */
+  price(response: ModelResponse): CostMeterEntry {
+    return this.options.meter.add({
+      modelId: this.options.modelId,
+      respondedModel: response.model,
+      usage: response.usage,
+    });
+  }
+
   /** Settles a reservation with the call's actual cost (0 when it failed). */
   async settle(reservation: BudgetReservation | undefined, actualUsd: number): Promise<void> {
     if (reservation !== undefined) await this.options.budget?.settle(reservation, actualUsd);
+  }
+
+  /** A summary call (compaction): counted in the meter and charged to the shared budget now. */
+  async chargeSummary({ model, usage }: { model: Model; usage: Usage }): Promise<void> {
+    const { costUsd } = this.options.meter.add({ modelId: model.modelId, usage });
+    await this.options.budget?.record(costUsd);
+  }
+
+  /** The run's spending so far: USD, and the models without a known price. */
+  totals(): { costUsd: number; costUnknownModels: string[] } {
+    const { meter } = this.options;
+    return { costUsd: meter.totalUsd, costUnknownModels: [...meter.unknownModels] };
   }
 }

@@ -1,10 +1,11 @@
 import type { ToolCall, ToolMessage } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
+import { executeToolCalls } from "../tools/execute-tool-calls.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
+import { AsyncChannel } from "../util/async-channel.js";
 import type { AgentEvent } from "./agent-event.js";
 import { createEvent } from "./create-event.js";
-import { runTools } from "./run-tools.js";
 
 /** A tool call waiting for a human's decision. */
 export interface PendingApproval {
@@ -19,14 +20,18 @@ export interface ApprovalDecisions {
   deny: ReadonlySet<string>;
 }
 
-/** Options of {@link toolStep}. */
+/** Options of {@link toolStep}: the one options type of the tool path (the loop builds it once per run). */
 export interface ToolStepOptions {
+  /** The calls of one model turn. */
   calls: ToolCall[];
   registry: ToolRegistry;
+  /** The turn, passed to tools as `ctx.step` and set on the step's events. */
   step: number;
+  /** The run's signal: aborting it aborts every running tool. */
   signal: AbortSignal;
   parallel: boolean;
   concurrency: number | undefined;
+  /** Timeout of tools that set none. */
   timeoutMs: number;
   maxResultChars: number | undefined;
   sessionId?: string | undefined;
@@ -40,7 +45,10 @@ export type ToolStepResult =
   | { kind: "done"; messages: ToolMessage[] }
   | { kind: "paused"; pending: PendingApproval[] };
 
+/** The tool result of a call a human denied (or did not approve). */
 export const DENIED_RESULT = "The user denied this tool call; it was not executed.";
+
+const DENIED_ERROR = Object.freeze({ type: "ApprovalDenied", message: DENIED_RESULT });
 
 async function needsApproval(call: ToolCall, registry: ToolRegistry): Promise<boolean> {
   const tool = registry.get(call.name);
@@ -63,11 +71,75 @@ function toolMessage(outcome: ToolOutcome): ToolMessage {
   return message;
 }
 
+function observation(outcome: ToolOutcome, step: number): AgentEvent {
+  return createEvent("observation", step, {
+    toolCallId: outcome.toolCallId,
+    tool: outcome.toolName,
+    result: outcome.content,
+    ok: outcome.ok,
+    durationMs: outcome.durationMs,
+    ...(outcome.error !== undefined && { error: outcome.error }),
+  });
+}
+
+function deniedOutcome(call: ToolCall): ToolOutcome {
+  const error = { ...DENIED_ERROR };
+  return {
+    toolCallId: call.id,
+    toolName: call.name,
+    ok: false,
+    content: DENIED_RESULT,
+    error,
+    durationMs: 0,
+  };
+}
+
 /**
- * The tool half of a turn. Calls whose tool `needsApproval` pause the whole turn (nothing runs; an
- * `approval_requested` event) unless `decisions` are given: then approved and ungated calls run, denied ones
- * (and gated ones in neither list) get a "denied" result. Approval is decided per call id by the human, so a
- * tool result that tells the model to call a gated tool cannot get around it.
+ * One run of the executor over a turn's runnable calls: `events` yields an `observation` as each call
+ * finishes (every call exactly one, also when it was aborted) and closes when all are done; `outcomes` is
+ * then in call order.
+ */
+class ToolRun {
+  readonly events = new AsyncChannel<AgentEvent>();
+  outcomes: ToolOutcome[] = [];
+
+  constructor({ options, calls }: { options: ToolStepOptions; calls: ToolCall[] }) {
+    const { step } = options;
+    const observed = new Set<string>();
+    executeToolCalls({
+      calls,
+      registry: options.registry,
+      step,
+      sessionId: options.sessionId,
+      state: options.state,
+      signal: options.signal,
+      parallel: options.parallel,
+      approved: options.decisions?.approve,
+      defaultTimeoutMs: options.timeoutMs,
+      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+      ...(options.maxResultChars !== undefined && { maxResultChars: options.maxResultChars }),
+      onEnd: (outcome) => {
+        observed.add(outcome.toolCallId);
+        this.events.push(observation(outcome, step));
+      },
+    }).then(
+      (outcomes) => {
+        this.outcomes = outcomes;
+        for (const outcome of outcomes)
+          if (!observed.has(outcome.toolCallId)) this.events.push(observation(outcome, step));
+        this.events.close();
+      },
+      (error: unknown) => this.events.fail(error),
+    );
+  }
+}
+
+/**
+ * The tool half of a turn, over `executeToolCalls`. Calls whose tool `needsApproval` pause the whole turn
+ * (nothing runs; an `approval_requested` event) unless `decisions` are given: then approved and ungated calls
+ * run, denied ones (and gated ones in neither list) get a "denied" result. Approval is decided per call id by
+ * the human, so a tool result that tells the model to call a gated tool cannot get around it. Otherwise: an
+ * `action` event for every call, then an `observation` as each finishes; the tool messages in call order.
  */
 export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentEvent, ToolStepResult> {
   const { calls, registry, step, decisions } = options;
@@ -85,43 +157,41 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
     return { kind: "paused", pending };
   }
   for (const call of calls) {
-    yield createEvent("action", step, {
-      toolCallId: call.id,
-      tool: call.name,
-      args: call.arguments ?? call.rawArguments,
-    });
+    const args = call.arguments ?? call.rawArguments;
+    yield createEvent("action", step, { toolCallId: call.id, tool: call.name, args });
   }
-  const denied = new Set([...gated].filter((id) => !decisions?.approve.has(id)));
-  const runnable = calls.filter((call) => !denied.has(call.id));
+  const denied =
+    gated.size === 0 ? undefined : new Set([...gated].filter((id) => !decisions?.approve.has(id)));
+  const runnable = denied === undefined ? calls : calls.filter((call) => !denied.has(call.id));
   const outcomes = new Map<string, ToolOutcome>();
   if (runnable.length > 0) {
-    const ran = yield* runTools({ ...options, calls: runnable, approved: decisions?.approve });
-    for (const outcome of ran) outcomes.set(outcome.toolCallId, outcome);
+    const run = new ToolRun({ options, calls: runnable });
+    for await (const event of run.events) yield event;
+    for (const outcome of run.outcomes) outcomes.set(outcome.toolCallId, outcome);
   }
-  for (const call of calls) {
-    if (!denied.has(call.id)) continue;
-    const outcome: ToolOutcome = {
-      toolCallId: call.id,
-      toolName: call.name,
-      ok: false,
-      content: DENIED_RESULT,
-      error: { type: "ApprovalDenied", message: DENIED_RESULT },
-      durationMs: 0,
-    };
-    outcomes.set(call.id, outcome);
-    yield createEvent("observation", step, {
-      toolCallId: call.id,
-      tool: call.name,
-      result: outcome.content,
-      ok: false,
-      durationMs: 0,
-      error: { type: "ApprovalDenied", message: DENIED_RESULT },
-    });
+  if (denied !== undefined) {
+    for (const call of calls) {
+      if (!denied.has(call.id)) continue;
+      const outcome = deniedOutcome(call);
+      outcomes.set(call.id, outcome);
+      yield observation(outcome, step);
+    }
   }
+  return { kind: "done", messages: inCallOrder({ calls, outcomes }) };
+}
+
+/** The tool messages of `calls`, in call order (a call without an outcome has none). */
+function inCallOrder({
+  calls,
+  outcomes,
+}: {
+  calls: ToolCall[];
+  outcomes: ReadonlyMap<string, ToolOutcome>;
+}): ToolMessage[] {
   const messages: ToolMessage[] = [];
   for (const call of calls) {
     const outcome = outcomes.get(call.id);
     if (outcome !== undefined) messages.push(toolMessage(outcome));
   }
-  return { kind: "done", messages };
+  return messages;
 }

@@ -1,0 +1,133 @@
+import type { BudgetReservation } from "../cost/budget.js";
+import { unpricedModelMessage } from "../cost/cost-meter.js";
+import { isContextLengthError } from "../errors/is-context-length-error.js";
+import type { RetryPolicy } from "../http/retry-policy.js";
+import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
+import { addUsage } from "../models/usage.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { AgentEvent } from "./agent-event.js";
+import { callModel } from "./call-model.js";
+import type { ContextManager } from "./context-manager.js";
+import type { CostGuard } from "./cost-guard.js";
+import { createEvent } from "./create-event.js";
+import { assistantMessage } from "./history-helpers.js";
+import type { LoopState } from "./loop-state.js";
+import type { Checkpoint } from "./policies/checkpoint.js";
+import type { ResponseChecks } from "./policies/response-checks.js";
+
+/** Options of {@link ModelTurn}: the run's model settings and the policies around its calls. */
+export interface ModelTurnOptions {
+  state: LoopState;
+  model: Model;
+  /** `provider:modelId`, for the `model_call` event. */
+  modelName: string;
+  tools: ToolRegistry;
+  signal: AbortSignal;
+  /** Stream the answer (`text_delta` events) or call `generate`. */
+  stream: boolean;
+  retry: RetryPolicy;
+  parallelToolCalls: boolean;
+  temperature?: number | undefined;
+  maxOutputTokens?: number | undefined;
+  /** Context budget and compaction. */
+  context: Pick<ContextManager, "prepare" | "recover" | "measure" | "calibrate">;
+  /** Whether a `context` option was given: without one, nothing is measured before a call. */
+  compactBeforeCalls: boolean;
+  cost: Pick<CostGuard, "active" | "admit" | "price" | "settle">;
+  checkpoint: Pick<Checkpoint, "compacted">;
+  checks: Pick<ResponseChecks, "accept">;
+}
+
+/**
+ * One model turn, with the policies at its seams. Before the call: compaction past the context threshold
+ * (persisted through the checkpoint) and the cost policy's admission. The call itself (`callModel`, which owns
+ * the retries), compacting harder and retrying once after a context-length error. After it: pricing and the
+ * budget settlement, the turn count, calibration and usage, the `model_call` event (and a warning for an
+ * unpriced model), the response checks, and the assistant message appended to the history.
+ */
+export class ModelTurn {
+  constructor(private readonly options: ModelTurnOptions) {}
+
+  /** Runs one turn; returns the kept response, or undefined when the cost policy refused the call. */
+  async *run(overrides?: Partial<ModelRequest>): AsyncGenerator<AgentEvent, ModelResponse | undefined> {
+    const { state, context, cost, checkpoint, signal, model } = this.options;
+    const req = this.request(overrides);
+    const step = state.turns + 1;
+    state.modelCalled = true;
+    const t0 = performance.now();
+    // Without a context option there is nothing to measure: no generator, no counting on the hot path.
+    if (this.options.compactBeforeCalls) {
+      const args = { messages: state.messages, tools: req.tools, signal, step };
+      if (yield* context.prepare(args)) await checkpoint.compacted();
+    }
+    // Without a cap or a budget there is nothing to estimate: no await.
+    const reservation = cost.active ? await this.admit(req) : undefined;
+    if (reservation === false) return undefined;
+    const call = {
+      model,
+      request: req,
+      stream: this.options.stream,
+      retry: this.options.retry,
+      signal,
+      step,
+    };
+    let response: ModelResponse;
+    try {
+      try {
+        response = yield* callModel(call);
+      } catch (error) {
+        // A context-length error: compact harder and retry the call once.
+        if (signal.aborted || !isContextLengthError(error)) throw error;
+        if (!(yield* context.recover({ messages: state.messages, tools: req.tools, signal, step, error })))
+          throw error;
+        await checkpoint.compacted();
+        response = yield* callModel(call);
+      }
+    } catch (error) {
+      if (reservation !== undefined) await cost.settle(reservation, 0);
+      throw error;
+    }
+    const { costUsd, priced, firstUnpriced } = cost.price(response);
+    // Only a budget reservation has something to settle: no promise hop per turn without one.
+    if (reservation !== undefined) await cost.settle(reservation, costUsd);
+    state.turns = step;
+    context.calibrate(response.usage.inputTokens);
+    addUsage(state.usage, response.usage);
+    const latencyMs = Math.round(performance.now() - t0);
+    const { finishReason, usage } = response;
+    yield createEvent("model_call", step, {
+      model: this.options.modelName,
+      finishReason,
+      usage,
+      latencyMs,
+      costUsd,
+      priced,
+    });
+    if (firstUnpriced) {
+      // Once per run and model: its cost is not known (a warning, the run goes on).
+      const message = unpricedModelMessage(model.modelId);
+      yield createEvent("error", step, { name: "UnpricedModel", message, fatal: false });
+    }
+    const answer = this.options.checks.accept(response);
+    state.messages.push(assistantMessage(answer));
+    if (answer.text !== "") state.text = answer.text;
+    return answer;
+  }
+
+  /** The cost policy's admission of a call: its reservation, or `false` when it could exceed a cap. */
+  private async admit(req: ModelRequest): Promise<BudgetReservation | undefined | false> {
+    const inputTokens = await this.options.context.measure(this.options.state.messages, req.tools);
+    return this.options.cost.admit({ inputTokens, maxOutputTokens: req.maxOutputTokens });
+  }
+
+  /** The request of a turn: the run's messages (not copied), the registry's tool specs and settings. */
+  private request(overrides: Partial<ModelRequest> | undefined): ModelRequest {
+    const { state, tools, parallelToolCalls, temperature, maxOutputTokens } = this.options;
+    const req: ModelRequest = { messages: state.messages, parallelToolCalls };
+    const specs = tools.schemas();
+    if (specs.length > 0) req.tools = specs;
+    if (temperature !== undefined) req.temperature = temperature;
+    if (maxOutputTokens !== undefined) req.maxOutputTokens = maxOutputTokens;
+    return overrides === undefined ? req : { ...req, ...overrides };
+  }
+}

@@ -1,0 +1,62 @@
+/** Options of {@link RunSignal}. */
+export interface RunSignalOptions {
+  /** The caller's signal: aborting it aborts the run (stop reason `aborted`). */
+  signal?: AbortSignal | undefined;
+  /** `limits.timeoutMs`: the run aborts after this many ms (stop reason `timeout`). */
+  timeoutMs: number;
+}
+
+/** The abort reason of a timed-out run. */
+const TIMEOUT = Symbol("agentloop.timeout");
+
+/** `setTimeout` fires at once for delays beyond 2^31-1 ms: longer ones (and Infinity) mean "no timeout". */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The abort/timeout policy: one signal for the whole run (the model call and every tool get it) that aborts
+ * when the caller's signal does or when `timeoutMs` has passed. {@link stopReason} says whether, and why, the
+ * run must stop; {@link dispose} must be called once when the run ends.
+ */
+export class RunSignal {
+  /** The run's signal. */
+  readonly signal: AbortSignal;
+  private readonly controller = new AbortController();
+  private readonly parent: AbortSignal | undefined;
+  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onAbort = (): void => this.controller.abort(this.parent?.reason);
+
+  constructor({ signal, timeoutMs }: RunSignalOptions) {
+    this.signal = this.controller.signal;
+    this.parent = signal;
+    signal?.addEventListener("abort", this.onAbort, { once: true });
+    if (signal?.aborted) this.onAbort();
+    this.timer =
+      timeoutMs <= MAX_TIMER_MS ? setTimeout(() => this.controller.abort(TIMEOUT), timeoutMs) : undefined;
+  }
+
+  /** True once the run's signal has aborted (by the caller, the timeout or {@link dispose}). */
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  /** `timeout` or `aborted` once the run's signal has aborted; undefined while the run may go on. */
+  stopReason(): "timeout" | "aborted" | undefined {
+    return this.signal.aborted ? this.abortReason() : undefined;
+  }
+
+  /** Why the (aborted) signal aborted: `timeout` when the run's timer fired, else `aborted`. */
+  abortReason(): "timeout" | "aborted" {
+    return this.signal.reason === TIMEOUT ? "timeout" : "aborted";
+  }
+
+  /**
+   * Clears the timer and the caller's listener. A run that did not finish (the consumer stopped iterating,
+   * or an unexpected throw) also aborts whatever is still in flight; a normal end has nothing in flight
+   * (timed-out tools were aborted already), so it skips that cost.
+   */
+  dispose({ finished }: { finished: boolean }): void {
+    clearTimeout(this.timer);
+    this.parent?.removeEventListener("abort", this.onAbort);
+    if (!finished && !this.signal.aborted) this.controller.abort(new Error("run finished"));
+  }
+}
