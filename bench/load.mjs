@@ -62,8 +62,8 @@ const resourcesBefore = await baselineResources();
 const random = seededRandom(Number(flags.seed));
 const FAULTS = [
   { status: 429, retryAfter: "0" },
-  { type: "drop-before-headers" },
-  { type: "drop-mid-stream", afterEvents: 2 },
+  { type: "drop_before_headers" },
+  { type: "drop_mid_stream", afterEvents: 2 },
 ];
 const faultsInjected = { total: 0, byKind: {} };
 const PROMPT = /^run (\d+): multiply (\d+) by (\d+), then look up "(\w+)"/;

@@ -153,7 +153,7 @@ function decide(messages) {
 const mockScript = (body) => {
   const { fault, ...reply } = decide(body.messages);
   if (fault === "429") return { ...reply, fault: { status: 429, retryAfter: "0" } };
-  if (fault === "break-stream") return { ...reply, fault: { type: "drop-mid-stream", afterEvents: 1 } };
+  if (fault === "break-stream") return { ...reply, fault: { type: "drop_mid_stream", afterEvents: 1 } };
   return reply;
 };
 const scriptedSteps = (request) => {

@@ -34,7 +34,7 @@ const agent = new Agent({ model, tools: fileTools({ root, needsApprovalForWrite:
 const paused = await agent.run("Write the Q3 report to reports/q3.md.");
 console.log(`stop reason: ${paused.stopReason}`);
 for (const p of paused.pendingApprovals ?? [])
-  console.log(`  waiting: ${p.tool}(${JSON.stringify(p.args)}) [${p.toolCallId}]`);
+  console.log(`  waiting: ${p.toolName}(${JSON.stringify(p.arguments)}) [${p.toolCallId}]`);
 
 const stored = JSON.stringify(paused); // e.g. saved in a database while a human decides
 const decisions = { approve: ["call_report"], deny: ["call_config"] };

@@ -31,14 +31,14 @@ class ArithmeticModel {
       arguments: { expression },
       rawArguments: JSON.stringify({ expression }),
     };
-    return { text: "", toolCalls: [call], usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } };
+    return { text: "", toolCalls: [call], usage, finishReason: { unified: "tool_calls", raw: "tool_calls" } };
   }
 
   // Streaming: derive the parts from generate (a real model would stream from its wire format).
   async *stream(request, options) {
     const response = await this.generate(request, options);
-    if (response.text) yield { type: "text-delta", delta: response.text };
-    for (const toolCall of response.toolCalls) yield { type: "tool-call-end", toolCall };
+    if (response.text) yield { type: "text_delta", delta: response.text };
+    for (const toolCall of response.toolCalls) yield { type: "tool_call_end", toolCall };
     yield { type: "finish", usage: response.usage, finishReason: response.finishReason };
   }
 }

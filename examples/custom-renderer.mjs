@@ -17,7 +17,7 @@ const script = (body) =>
 const renderer = createTerminalRenderer()
   // Calculator calls as a little equation instead of the default "→ calculator({...})" lines.
   .onTool("calculator", (event) =>
-    event.type === "action" ? `  🧮 ${event.data.args.expression}` : `   = ${event.data.result}\n`,
+    event.type === "action" ? `  🧮 ${event.data.arguments.expression}` : `   = ${event.data.result}\n`,
   )
   // Model calls as one compact line.
   .onEvent(

@@ -72,18 +72,18 @@ try {
     const d = event.data;
     switch (event.type) {
       case "thought":
-        console.log(`  [${event.step}] thought: ${d.content}`);
+        console.log(`  [${event.turn}] thought: ${d.content}`);
         break;
       case "action":
-        console.log(`  [${event.step}] → ${d.tool}(${JSON.stringify(d.args)})`);
+        console.log(`  [${event.turn}] → ${d.toolName}(${JSON.stringify(d.arguments)})`);
         break;
       case "observation":
         console.log(
-          `  [${event.step}] ← ${d.tool}: ${d.ok ? "" : "FAILED "}${d.result.replaceAll("\n", " | ")} (${d.durationMs} ms)`,
+          `  [${event.turn}] ← ${d.toolName}: ${d.ok ? "" : "FAILED "}${d.result.replaceAll("\n", " | ")} (${d.durationMs} ms)`,
         );
         break;
       case "error":
-        console.log(`  [${event.step}] error: ${d.message}`);
+        console.log(`  [${event.turn}] error: ${d.message}`);
         break;
       default:
         break;

@@ -113,7 +113,7 @@ console.log("\nObservations:");
 for (const o of result.observations) {
   const outcome = o.ok ? `ok: ${o.result}` : `failed (${o.error.type}): ${o.error.message}`;
   console.log(
-    `  #${o.step} [round ${o.round}] ${o.tool}(${JSON.stringify(o.arguments)}) → ${outcome} (${o.latencyMs} ms)`,
+    `  #${o.step} [round ${o.round}] ${o.toolName}(${JSON.stringify(o.arguments)}) → ${outcome} (${o.latencyMs} ms)`,
   );
 }
 console.log(`\nAnswer: ${result.text}`);

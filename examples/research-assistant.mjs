@@ -97,9 +97,9 @@ const agent = new Agent({
   ],
   limits: { maxTurns: 10 },
   onEvent: (e) => {
-    if (e.type === "action") console.log(`→ ${e.data.tool}(${JSON.stringify(e.data.args)})`);
+    if (e.type === "action") console.log(`→ ${e.data.toolName}(${JSON.stringify(e.data.arguments)})`);
     if (e.type === "observation")
-      console.log(`← ${e.data.tool}: ${e.data.result.replace(/\s+/g, " ").slice(0, 90)}`);
+      console.log(`← ${e.data.toolName}: ${e.data.result.replace(/\s+/g, " ").slice(0, 90)}`);
   },
 });
 

@@ -81,26 +81,28 @@ for await (const event of stream) {
   }
   switch (event.type) {
     case "text_delta":
-      if (!streaming) process.stdout.write(`  [${event.step}] text: `);
+      if (!streaming) process.stdout.write(`  [${event.turn}] text: `);
       streaming = true;
       process.stdout.write(d.delta);
       break;
     case "model_call":
       console.log(
-        `  [${event.step}] model ${d.model}: ${d.finishReason.unified}, ${d.usage.totalTokens} tokens, ${d.latencyMs} ms`,
+        `  [${event.turn}] model ${d.model}: ${d.finishReason.unified}, ${d.usage.totalTokens} tokens, ${d.latencyMs} ms`,
       );
       break;
     case "action":
-      console.log(`  [${event.step}] → ${d.tool}(${JSON.stringify(d.args)})`);
+      console.log(`  [${event.turn}] → ${d.toolName}(${JSON.stringify(d.arguments)})`);
       break;
     case "observation":
-      console.log(`  [${event.step}] ← ${d.tool}: ${d.ok ? "" : "FAILED "}${d.result} (${d.durationMs} ms)`);
+      console.log(
+        `  [${event.turn}] ← ${d.toolName}: ${d.ok ? "" : "FAILED "}${d.result} (${d.durationMs} ms)`,
+      );
       break;
     case "retry":
-      console.log(`  [${event.step}] retry ${d.attempt} in ${d.delayMs} ms: ${d.error}`);
+      console.log(`  [${event.turn}] retry ${d.attempt} in ${d.delayMs} ms: ${d.error}`);
       break;
     case "error":
-      console.log(`  [${event.step}] error: ${d.message}`);
+      console.log(`  [${event.turn}] error: ${d.message}`);
       break;
     default:
       break;

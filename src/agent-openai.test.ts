@@ -100,7 +100,7 @@ describe.each([false, true])("Agent over the OpenAI provider (stream: %s)", (str
 describe("Agent over the OpenAI provider: broken streams", () => {
   it("retries a stream dropped mid-way; the tool runs exactly once", async () => {
     server.setScript([
-      { ...script[0], fault: { type: "drop-mid-stream", afterEvents: 2 } },
+      { ...script[0], fault: { type: "drop_mid_stream", afterEvents: 2 } },
       script[0] as (typeof script)[0],
       script[1] as (typeof script)[1],
     ]);
@@ -114,7 +114,7 @@ describe("Agent over the OpenAI provider: broken streams", () => {
 
   it("retries a stream dropped in the middle of a tool call's arguments, never executing the partial call", async () => {
     server.setScript([
-      { ...script[0], fault: { type: "drop-mid-stream", afterEvents: 4 } },
+      { ...script[0], fault: { type: "drop_mid_stream", afterEvents: 4 } },
       script[0] as (typeof script)[0],
       script[1] as (typeof script)[1],
     ]);
@@ -125,7 +125,7 @@ describe("Agent over the OpenAI provider: broken streams", () => {
 
   it("retries a stream that ends without its final event", async () => {
     server.setScript([
-      { text: "partial", fault: { type: "end-without-done" } },
+      { text: "partial", fault: { type: "end_without_done" } },
       script[1] as (typeof script)[1],
     ]);
     const result = await agentFor().stream("hi").result;

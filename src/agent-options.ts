@@ -60,7 +60,7 @@ export interface AgentOptions extends AgentHooks {
   /** A spending cap shared by every run of this agent (a run's own `budget` option wins). */
   budget?: Budget;
   /**
-   * Record every run as a step trace (`result.trace`): its events, the exact model requests and responses, and
+   * Record every run as a trace (`result.trace`): its events, the exact model requests and responses, and
    * tool results, hash-chained. Replay it offline with `replay(trace, { agent })`. See docs/traces.md.
    */
   trace?: boolean;
@@ -91,7 +91,7 @@ export interface RunOptions {
   sessionId?: string;
   /** A spending cap shared with other runs (e.g. a daily budget per user); overrides the agent's. */
   budget?: Budget;
-  /** Record this run as a step trace (overrides the agent's `trace` option). */
+  /** Record this run as a trace (overrides the agent's `trace` option). */
   trace?: boolean;
   /**
    * Make the run durable under this id (needs the `journal` option): every step is journaled before it is

@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "./agent.js";
 import { SessionBusyError } from "./errors/session-busy-error.js";
+import { StoreError } from "./errors/store-error.js";
 import { workingMemoryTools } from "./memory/working-memory-tools.js";
 import { FileStore } from "./stores/file-store.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import type { SessionStore } from "./stores/session-store.js";
-import { StoreError } from "./stores/store-error.js";
 import { ScriptedModel } from "./testing/scripted-model.js";
 import { tool } from "./tools/tool.js";
 

@@ -80,7 +80,7 @@ describe("Agent: a tool round trip", () => {
     expect(result.events.at(-1)?.data).toEqual({ stopReason: "completed", text: "Cold." });
     for (const event of result.events) expect(JSON.parse(JSON.stringify(event))).toEqual(event);
     const action = result.events.find((e) => e.type === "action");
-    expect(action?.data).toEqual({ toolCallId: "c1", tool: "get_weather", args: { city: "Oslo" } });
+    expect(action?.data).toEqual({ toolCallId: "c1", toolName: "get_weather", arguments: { city: "Oslo" } });
   });
 
   it("continues a conversation from a previous result without duplicating the system prompt", async () => {

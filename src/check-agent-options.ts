@@ -43,17 +43,17 @@ const AGENT_KEYS = optionKeys<AgentOptions>({
 const LIMIT_KEYS = optionKeys<AgentLimits>({
   maxTurns: true,
   timeoutMs: true,
-  maxTokens: true,
+  maxTotalTokens: true,
   maxCostUsd: true,
-  softMaxSteps: true,
+  softMaxTurns: true,
   softTimeoutMs: true,
   wrapUp: true,
   maxToolCallsPerTurn: true,
 });
-const PROMPT_KEYS = optionKeys<LimitPrompts>({ softSteps: true, softTime: true, wrapUp: true });
+const PROMPT_KEYS = optionKeys<LimitPrompts>({ softTurns: true, softTime: true, wrapUp: true });
 const LOOP_DETECTION_KEYS = optionKeys<LoopDetectionOptions>({ window: true, threshold: true });
 const CONTEXT_KEYS = optionKeys<ContextOptions>({
-  maxTokens: true,
+  maxContextTokens: true,
   compactAt: true,
   targetRatio: true,
   strategy: true,
@@ -99,7 +99,7 @@ export function checkAgentOptions(options: AgentOptions): void {
   checkObject("limits", options.limits, LIMIT_KEYS);
   checkType("limits.wrapUp", options.limits?.wrapUp, "boolean");
   checkObject("prompts", options.prompts, PROMPT_KEYS);
-  checkType("prompts.softSteps", options.prompts?.softSteps, "function");
+  checkType("prompts.softTurns", options.prompts?.softTurns, "function");
   checkType("prompts.softTime", options.prompts?.softTime, "function");
   checkType("prompts.wrapUp", options.prompts?.wrapUp, "string");
   checkType("parallelToolCalls", options.parallelToolCalls, "boolean");

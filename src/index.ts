@@ -7,7 +7,7 @@
  * and {@link runWithReflection}. Advanced pieces live in documented subpaths (see docs/conventions.md):
  *
  * - `agentloop/context` — token counting, context tracking, compaction, history validation
- * - `agentloop/trace` — step traces: record, verify, save, load, redact, replay
+ * - `agentloop/trace` — traces: record, verify, save, load, redact, replay
  * - `agentloop/durable` — durable runs without an Agent (`runDurably`), journal sweeping, the journal format
  * - `agentloop/planner` — the plan-and-execute agent (`PlanAgent`)
  * - `agentloop/render` — terminal and JSON-lines renderers for events
@@ -74,7 +74,11 @@ export {
 } from "./providers/anthropic/index.js";
 export { createOpenAI, type OpenAIProvider, type OpenAIProviderOptions } from "./providers/openai/index.js";
 export { resolveModel } from "./providers/resolve-model.js";
-export { type ReflectionOptions, type ReflectionResult, runWithReflection } from "./reflection/index.js";
+export {
+  type ReflectionResult,
+  type RunWithReflectionOptions,
+  runWithReflection,
+} from "./reflection/index.js";
 export {
   type AppendOptions,
   createRedactor,

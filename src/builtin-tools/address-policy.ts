@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { NonPublicAddressError } from "../errors/non-public-address-error.js";
 
 /** A `dns.lookup`-compatible function (the form `net.connect`'s `lookup` option takes). */
 export type LookupFunction = (
@@ -27,33 +28,6 @@ export function nonPublicRange(address: string): string | undefined {
   }
   const range = parsed.range();
   return range === "unicast" ? undefined : range;
-}
-
-const RANGE_NAMES: { readonly [range: string]: string } = {
-  loopback: "a loopback address",
-  linkLocal: "a link-local address (cloud metadata endpoints live there)",
-  private: "a private-network address",
-  uniqueLocal: "a private-network (unique local) address",
-  unspecified: "the unspecified address",
-  carrierGradeNat: "a carrier-grade NAT address",
-  multicast: "a multicast address",
-  broadcast: "the broadcast address",
-  ipv4Mapped: "an IPv4-mapped address",
-  ipv4Compatible: "an IPv4-compatible address",
-};
-
-/** Thrown by a guarded lookup (and for an address literal) when a destination is not a public address. */
-export class NonPublicAddressError extends Error {
-  readonly address: string;
-  readonly range: string;
-  constructor({ hostname, address, range }: { hostname: string; address: string; range: string }) {
-    const subject =
-      hostname === address ? address : `${JSON.stringify(hostname)} resolves to ${address}, which`;
-    super(`${subject} is ${RANGE_NAMES[range] ?? `a non-public address (${range})`}`);
-    this.name = "NonPublicAddressError";
-    this.address = address;
-    this.range = range;
-  }
 }
 
 /** Refuses an IP-literal host (URL hostname form, `[v6]` included); names are checked by the lookup. */

@@ -6,7 +6,7 @@ import { askUserTool, NO_ANSWER } from "./ask-user-tool.js";
 import { terminalAsk } from "./terminal-ask.js";
 
 function context(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { signal, toolCallId: "call", step: 1 };
+  return { signal, toolCallId: "call", turn: 1 };
 }
 
 function flush(): Promise<void> {

@@ -70,7 +70,7 @@ describe("built-in tools report failures to the model as tool results", () => {
         call("9", "ask_user", { question: "Proceed?" }),
       ],
       registry,
-      step: 1,
+      turn: 1,
     });
     expect(outcomes.map((o) => o.ok)).toEqual([false, false, false, false, false, false, true, true, true]);
     expect(outcomes[0]?.content).toMatch(

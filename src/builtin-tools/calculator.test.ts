@@ -98,7 +98,7 @@ describe("calculator tool", () => {
         { id: "2", name: "calculator", arguments: { expression: "constructor" }, rawArguments: "" },
       ],
       registry,
-      step: 1,
+      turn: 1,
     });
     expect(ok).toMatchObject({ ok: true, content: "20", value: 20 });
     expect(refused?.ok).toBe(false);

@@ -1,7 +1,7 @@
 import path from "node:path";
+import { SandboxError } from "../errors/sandbox-error.js";
 import type { ResolvedFileToolsOptions } from "./file-tools-options.js";
 import type { SandboxPath } from "./resolve-sandbox-path.js";
-import { SandboxError } from "./sandbox-error.js";
 import { secretPathReason } from "./secret-paths.js";
 
 /**

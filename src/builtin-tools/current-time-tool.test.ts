@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ToolContext } from "../tools/tool.js";
 import { currentTimeTool } from "./current-time-tool.js";
 
-const ctx: ToolContext = { signal: new AbortController().signal, toolCallId: "call", step: 1 };
+const ctx: ToolContext = { signal: new AbortController().signal, toolCallId: "call", turn: 1 };
 const now = (): Date => new Date("2024-03-01T12:34:56.000Z");
 
 describe("current_time", () => {

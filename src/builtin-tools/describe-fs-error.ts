@@ -1,4 +1,4 @@
-import { SandboxError } from "./sandbox-error.js";
+import { SandboxError } from "../errors/sandbox-error.js";
 
 const MESSAGES: Readonly<Record<string, string>> = {
   ENOENT: "no such file or directory",

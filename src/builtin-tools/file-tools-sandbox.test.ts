@@ -3,12 +3,12 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SandboxError } from "../errors/sandbox-error.js";
 import type { Tool, ToolContext } from "../tools/tool.js";
 import { fileTools } from "./file-tools.js";
 import { isInsideRoot, splitSandboxPath } from "./resolve-sandbox-path.js";
-import { SandboxError } from "./sandbox-error.js";
 
-const ctx: ToolContext = { signal: new AbortController().signal, toolCallId: "call", step: 1 };
+const ctx: ToolContext = { signal: new AbortController().signal, toolCallId: "call", turn: 1 };
 
 let base: string;
 let root: string;

@@ -9,7 +9,7 @@ import { listDirTool } from "./list-dir-tool.js";
 import { readFileTool } from "./read-file-tool.js";
 import { writeFileTool } from "./write-file-tool.js";
 
-const ctx: ToolContext = { signal: new AbortController().signal, toolCallId: "call", step: 1 };
+const ctx: ToolContext = { signal: new AbortController().signal, toolCallId: "call", turn: 1 };
 let root: string;
 
 function run(target: Tool, args: Record<string, unknown>): Promise<unknown> {

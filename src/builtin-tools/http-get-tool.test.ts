@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AbortError } from "../errors/abort-error.js";
+import { HttpGetError } from "../errors/http-get-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ToolContext } from "../tools/tool.js";
 import { compileHostAllowlist } from "./host-allowlist.js";
-import { HttpGetError } from "./http-get-error.js";
 import { type HttpGetToolOptions, httpGetTool } from "./http-get-tool.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -111,7 +111,7 @@ afterAll(async () => {
 });
 
 function context(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { signal, toolCallId: "call", step: 1 };
+  return { signal, toolCallId: "call", turn: 1 };
 }
 
 /** The test servers listen on loopback, so private addresses are opted in (refusing them is tested apart). */

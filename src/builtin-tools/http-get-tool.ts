@@ -1,17 +1,12 @@
 import { STATUS_CODES } from "node:http";
 import { AbortError } from "../errors/abort-error.js";
+import { HttpGetError } from "../errors/http-get-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { NonPublicAddressError } from "../errors/non-public-address-error.js";
 import { type Tool, tool } from "../tools/tool.js";
-import {
-  checkAddressLiteral,
-  guardedLookup,
-  type LookupFunction,
-  NonPublicAddressError,
-  systemLookup,
-} from "./address-policy.js";
+import { checkAddressLiteral, guardedLookup, type LookupFunction, systemLookup } from "./address-policy.js";
 import { formatHttpBody } from "./format-http-body.js";
 import { compileExactHosts, compileHostAllowlist, type HostCheck } from "./host-allowlist.js";
-import { HttpGetError } from "./http-get-error.js";
 import { readLimitedBody } from "./read-limited-body.js";
 import { type HopResponse, requestOnce } from "./request-once.js";
 
@@ -206,7 +201,7 @@ async function get(config: Config, requested: string, signal: AbortSignal): Prom
     }
   } catch (error) {
     if (HttpGetError.isInstance(error) || AbortError.isInstance(error)) throw error;
-    if (error instanceof NonPublicAddressError) {
+    if (NonPublicAddressError.isInstance(error)) {
       const reason = privateReason(error);
       throw new HttpGetError({
         url: url.href,

@@ -4,6 +4,8 @@
  * tool here uses a plain JSON Schema, so none needs zod.
  */
 
+export { HttpGetError } from "../errors/http-get-error.js";
+export { SandboxError } from "../errors/sandbox-error.js";
 export { type WorkingMemoryOptions, workingMemoryTools } from "../memory/working-memory-tools.js";
 export type { LookupFunction } from "./address-policy.js";
 export {
@@ -23,11 +25,9 @@ export {
 export { evaluateExpression, MAX_EXPRESSION_LENGTH } from "./evaluate-expression.js";
 export { fileTools } from "./file-tools.js";
 export { DEFAULT_MAX_FILE_BYTES, type FileToolsOptions } from "./file-tools-options.js";
-export { HttpGetError } from "./http-get-error.js";
 export { type HttpGetArgs, type HttpGetToolOptions, httpGetTool } from "./http-get-tool.js";
 export { DEFAULT_LIST_ENTRIES, type ListDirArgs, listDirTool, MAX_LIST_ENTRIES } from "./list-dir-tool.js";
 export { type ReadFileArgs, readFileTool } from "./read-file-tool.js";
 export { MAX_SANDBOX_PATH_LENGTH } from "./resolve-sandbox-path.js";
-export { SandboxError } from "./sandbox-error.js";
 export { type TerminalAskOptions, terminalAsk } from "./terminal-ask.js";
 export { type WriteFileArgs, writeFileTool } from "./write-file-tool.js";

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { throwIfAborted } from "../errors/abort-error.js";
+import { SandboxError } from "../errors/sandbox-error.js";
 import { type Tool, tool } from "../tools/tool.js";
 import { checkSecretPath, hardLinkError } from "./check-file-access.js";
 import { describeFsError } from "./describe-fs-error.js";
@@ -10,7 +11,6 @@ import {
   resolveFileToolsOptions,
 } from "./file-tools-options.js";
 import { MAX_SANDBOX_PATH_LENGTH, resolveSandboxPath } from "./resolve-sandbox-path.js";
-import { SandboxError } from "./sandbox-error.js";
 import { holdsPrivateKey } from "./secret-paths.js";
 
 /** Arguments of the `read_file` tool. */

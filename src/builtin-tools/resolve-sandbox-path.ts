@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
-import { SandboxError } from "./sandbox-error.js";
+import { SandboxError } from "../errors/sandbox-error.js";
 
 /** Longer paths are refused before any file system access. */
 export const MAX_SANDBOX_PATH_LENGTH = 4096;

@@ -1,7 +1,7 @@
 import { Agent } from "../agent.js";
+import { TraceError } from "../errors/trace-error.js";
 import type { Model } from "../models/model.js";
 import { type Tool, tool } from "../tools/tool.js";
-import { TraceError } from "../trace/trace-error.js";
 import type { RecordedModelRequest, Trace, TraceMeta } from "../trace/trace-types.js";
 import { buildCliTools } from "./build-cli-tools.js";
 import { isCliToolName } from "./cli-tool-names.js";

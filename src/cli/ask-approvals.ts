@@ -48,7 +48,7 @@ export async function askApprovals({
   for (const call of calls) {
     const summary = formatPendingCall({ call });
     stderr.write(summary.text);
-    const question = `Allow ${escapeTerminalText(call.tool)}? [y/N${summary.folded ? "/v" : ""}] `;
+    const question = `Allow ${escapeTerminalText(call.toolName)}? [y/N${summary.folded ? "/v" : ""}] `;
     if (yes) {
       stderr.write(`${question}y (--yes)\n`);
       answers.approve.push(call.toolCallId);

@@ -168,6 +168,19 @@ describe("agentloop run --session", () => {
 });
 
 describe("agentloop trace show and replay", () => {
+  it("shows a trace saved by agentloop 0.1 (events with step, tool calls with tool / args) in the current shape", async () => {
+    const cwd = await workdir("trace-0.1");
+    const fixture = new URL("../trace/test-utils/trace-0.1.jsonl", import.meta.url);
+    await writeFile(join(cwd, "old.jsonl"), await readFile(fixture, "utf8"));
+    const show = await runCli({ args: ["trace", "show", "old.jsonl"], cwd });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/turn 1\s+action\s+get_weather\(\{"city":"Paris"\}\)/);
+    expect(show.stdout).toMatch(/turn 2\s+observation\s+get_weather ok/);
+    expect(show.stdout).toMatch(/tool_result\s+get_weather ok/);
+    expect(show.stdout).not.toMatch(/undefined/);
+    expect(oneLine(show.stdout).at(-1)).toBe("verified: ok");
+  });
+
   it("records a run, shows its timeline and replays it without divergence", async () => {
     const cwd = await workdir("trace");
     const run = await runCli({ args: ["run", "--demo", "--trace", "out.jsonl", "What is 17 * 23?"], cwd });
@@ -177,10 +190,10 @@ describe("agentloop trace show and replay", () => {
     const show = await runCli({ args: ["trace", "show", "out.jsonl"], cwd });
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(/#0\s+meta\s+openai:gpt-4o-mini · tools calculator, current_time/);
-    expect(show.stdout).toMatch(/step 1\s+action\s+calculator\(\{"expression":"17 \* 23"\}\)/);
-    expect(show.stdout).toMatch(/step 1\s+observation\s+calculator ok · \d+ ms · "391"/);
-    expect(show.stdout).toMatch(/call 0\s+model_response .* · \d+ in \/ \d+ out tokens · tool-calls/);
-    expect(show.stdout).toMatch(/step 2\s+loop_end\s+completed/);
+    expect(show.stdout).toMatch(/turn 1\s+action\s+calculator\(\{"expression":"17 \* 23"\}\)/);
+    expect(show.stdout).toMatch(/turn 1\s+observation\s+calculator ok · \d+ ms · "391"/);
+    expect(show.stdout).toMatch(/call 0\s+model_response .* · \d+ in \/ \d+ out tokens · tool_calls/);
+    expect(show.stdout).toMatch(/turn 2\s+loop_end\s+completed/);
     expect(oneLine(show.stdout).at(-1)).toBe("verified: ok");
 
     const replay = await runCli({ args: ["replay", "out.jsonl"], cwd });

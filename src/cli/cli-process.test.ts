@@ -162,7 +162,7 @@ describe("agentloop run --demo", () => {
     const events = oneLine(stdout).map((line) => JSON.parse(line) as AgentEvent);
     expect(events[0]?.type).toBe("loop_start");
     expect(events.some((e) => e.type === "text_delta")).toBe(true);
-    expect(events.some((e) => e.type === "action" && e.data.tool === "calculator")).toBe(true);
+    expect(events.some((e) => e.type === "action" && e.data.toolName === "calculator")).toBe(true);
     const last = events.at(-1);
     expect(last?.type).toBe("loop_end");
     expect(last?.type === "loop_end" && last.data.stopReason).toBe("completed");
@@ -175,7 +175,7 @@ describe("agentloop run --demo", () => {
     const lines = oneLine(stdout);
     expect(lines[0]).toBe("▶ What is 17 * 23? · openai:gpt-4o-mini");
     expect(stdout).toMatch(
-      /· turn 1: openai:gpt-4o-mini · \d+ ms · \d+ in \/ \d+ out tokens · \$0\.\d+ · tool-calls/,
+      /· turn 1: openai:gpt-4o-mini · \d+ ms · \d+ in \/ \d+ out tokens · \$0\.\d+ · tool_calls/,
     );
     expect(stdout).toContain('→ calculator({"expression":"17 * 23"})');
     expect(stdout).toMatch(/← calculator: 391 \(\d+ ms\)/);
@@ -210,7 +210,7 @@ describe("agentloop run: Ctrl-C", () => {
       script: [
         {
           text: "one two three four five six seven eight nine ten",
-          fault: { type: "slow-drip", intervalMs: 300 },
+          fault: { type: "slow_drip", intervalMs: 300 },
         },
       ],
       wordsPerEvent: 1,

@@ -76,7 +76,9 @@ export function createRunView(options: RunViewOptions): RunView {
       renderer?.handle(event);
       if (event.type === "loop_end" || event.type === "approval_requested") return;
       if (renderer?.isMidLine) return; // streamed text is being written on this line
-      spinner.start(event.type === "action" ? `running ${event.data.tool}…` : `waiting for ${args.model}…`);
+      spinner.start(
+        event.type === "action" ? `running ${event.data.toolName}…` : `waiting for ${args.model}…`,
+      );
     },
     pause() {
       spinner.stop();

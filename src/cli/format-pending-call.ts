@@ -46,20 +46,20 @@ function ordered(fields: Field[]): Field[] {
  * Nothing the model wrote can hide another field or act on the terminal: every value is escaped.
  */
 export function formatPendingCall({ call }: { call: PendingApproval }): { text: string; folded: boolean } {
-  const fields = ordered(fieldsOf(call.args));
+  const fields = ordered(fieldsOf(call.arguments));
   let folded = false;
   const lines = fields.map(({ name, shown, length, where }) => {
     if (where || shown.length <= FOLD_AT_CHARS) return `    ${name}: ${shown}`;
     folded = true;
     return `    ${name}: ${shown.slice(0, FOLD_AT_CHARS)}… [folded: ${length.toLocaleString("en-US")} chars in all; answer v to view]`;
   });
-  const header = `? approval needed: ${escapeTerminalText(call.tool)} (call ${escapeTerminalText(call.toolCallId)})`;
+  const header = `? approval needed: ${escapeTerminalText(call.toolName)} (call ${escapeTerminalText(call.toolCallId)})`;
   return { text: `${header}\n${lines.length === 0 ? "    (no arguments)" : lines.join("\n")}\n`, folded };
 }
 
 /** Every argument of the call in full, as blocks (strings with their line breaks), escaped for the terminal. */
 export function formatPendingCallInFull({ call }: { call: PendingApproval }): string {
-  const args = call.args;
+  const args = call.arguments;
   const entries: Array<[string, unknown]> =
     typeof args === "object" && args !== null && !Array.isArray(args)
       ? Object.entries(args)

@@ -21,11 +21,11 @@ const quote = (text: string, maxChars: number): string => JSON.stringify(truncat
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
-/** One line of the timeline: sequence number, time, step, label, detail. */
+/** One line of the timeline: sequence number, time, turn (or model call), label, detail. */
 function line(parts: {
   seq: string;
   time?: string;
-  step?: string;
+  turn?: string;
   label: string;
   /** Colours the label (after padding, so the columns line up). */
   paint?: (text: string) => string;
@@ -33,7 +33,7 @@ function line(parts: {
 }): string {
   const paint = parts.paint ?? ((text: string) => text);
   return (
-    `${parts.seq.padStart(6)}  ${(parts.time ?? "").padStart(9)}  ${(parts.step ?? "").padEnd(8)}` +
+    `${parts.seq.padStart(6)}  ${(parts.time ?? "").padStart(9)}  ${(parts.turn ?? "").padEnd(8)}` +
     `${paint(parts.label.padEnd(16))} ${parts.detail}`
   ).trimEnd();
 }
@@ -57,13 +57,15 @@ function eventDetail(event: AgentEvent, max: number): string {
       return quote(event.data.content, max);
     case "approval_requested":
       return event.data.calls
-        .map((call) => `${call.tool}(${truncateText({ text: formatArgs(call.args), maxChars: max })})`)
+        .map(
+          (call) => `${call.toolName}(${truncateText({ text: formatArgs(call.arguments), maxChars: max })})`,
+        )
         .join(", ");
     case "action":
-      return `${event.data.tool}(${truncateText({ text: formatArgs(event.data.args), maxChars: max })}) · ${event.data.toolCallId}`;
+      return `${event.data.toolName}(${truncateText({ text: formatArgs(event.data.arguments), maxChars: max })}) · ${event.data.toolCallId}`;
     case "observation":
       return (
-        `${event.data.tool} ${event.data.ok ? "ok" : "failed"} · ${formatDuration(event.data.durationMs)} · ` +
+        `${event.data.toolName} ${event.data.ok ? "ok" : "failed"} · ${formatDuration(event.data.durationMs)} · ` +
         quote(event.data.result, max)
       );
     case "soft_limit":
@@ -100,7 +102,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
       return line({
         seq,
         time: `+${formatDuration(event.timestamp - startedAt)}`,
-        step: `step ${event.step}`,
+        turn: `turn ${event.turn}`,
         label: event.type,
         paint: s.cyan,
         detail: eventDetail(event, max),
@@ -111,7 +113,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
       const tools = request.tools?.length ?? 0;
       return line({
         seq,
-        step: `call ${call}`,
+        turn: `call ${call}`,
         label: "model_request",
         paint: s.dim,
         detail: s.dim(`${mode} · ${plural(request.messages.length, "message")} · ${plural(tools, "tool")}`),
@@ -126,7 +128,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
       const usage = `${formatCount(response.usage.inputTokens)} in / ${formatCount(response.usage.outputTokens)} out tokens`;
       return line({
         seq,
-        step: `call ${call}`,
+        turn: `call ${call}`,
         label: "model_response",
         paint: s.dim,
         detail: [...text, ...calls, usage, response.finishReason.unified].join(" · "),
@@ -135,7 +137,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
     case "model_error":
       return line({
         seq,
-        step: `call ${record.data.call}`,
+        turn: `call ${record.data.call}`,
         label: "model_error",
         paint: s.red,
         detail: `${record.data.error.name}: ${truncateText({ text: record.data.error.message, maxChars: max })}`,
@@ -145,7 +147,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
         seq,
         label: "tool_result",
         paint: s.dim,
-        detail: `${record.data.tool} ${record.data.ok ? "ok" : "failed"} · ${quote(record.data.result, max)}`,
+        detail: `${record.data.toolName} ${record.data.ok ? "ok" : "failed"} · ${quote(record.data.result, max)}`,
       });
     default:
       return line({ seq, label: "unknown", detail: "" });
@@ -154,7 +156,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
 
 /**
  * A recorded run as a readable timeline, one line per record: the meta record, each event (time since the
- * start, step, type and what matters: tool calls with arguments, results, model calls with latency, tokens and
+ * start, turn, type and what matters: tool calls with arguments, results, model calls with latency, tokens and
  * cost), model requests and responses, and tool results. Consecutive `text_delta` events are folded into one
  * line.
  */
@@ -178,7 +180,7 @@ export function formatTraceTimeline({ trace, style, maxChars = 160 }: FormatTrac
         line({
           seq: count > 1 ? `#${record.seq}-${record.seq + count - 1}` : `#${record.seq}`,
           time: `+${formatDuration(record.data.timestamp - startedAt)}`,
-          step: `step ${record.data.step}`,
+          turn: `turn ${record.data.turn}`,
           label: count > 1 ? `text_delta ×${count}` : "text_delta",
           paint: style.cyan,
           detail: quote(text, maxChars),

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { TraceError } from "../trace/trace-error.js";
+import { CliError } from "../errors/cli-error.js";
+import { TraceError } from "../errors/trace-error.js";
 import { loadTrace } from "../trace/trace-file.js";
 import type { Trace } from "../trace/trace-types.js";
-import { CliError } from "./cli-error.js";
 
 /** Options of {@link loadCliTrace}. */
 export interface LoadCliTraceOptions {

@@ -6,7 +6,7 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CliError } from "./cli-error.js";
+import { CliError } from "../errors/cli-error.js";
 import { type CliIo, processIo } from "./cli-io.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { helpFor, MAIN_HELP } from "./help-text.js";
@@ -99,7 +99,7 @@ export async function main(options: MainOptions): Promise<number> {
     return await dispatch(options);
   } catch (error) {
     options.io.stderr.write(`agentloop: error: ${describe(error)}\n`);
-    return error instanceof CliError ? error.exitCode : EXIT_CODES.failed;
+    return CliError.isInstance(error) ? error.exitCode : EXIT_CODES.failed;
   }
 }
 

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { CliError } from "./cli-error.js";
+import { CliError } from "../errors/cli-error.js";
 import { type CliToolName, DEFAULT_CLI_TOOLS, isCliToolName } from "./cli-tool-names.js";
 import { DEMO_TASK } from "./demo-script.js";
 

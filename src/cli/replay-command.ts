@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
+import { CliError } from "../errors/cli-error.js";
 import { formatArgs, truncateText } from "../render/format-values.js";
 import type { Divergence } from "../trace/replay-model.js";
 import { verifyTrace } from "../trace/verify-trace.js";
 import { agentFromTrace, traceMeta } from "./agent-from-trace.js";
-import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT_CODES, type ExitCode } from "./exit-codes.js";
 import { helpFor } from "./help-text.js";
@@ -28,7 +28,7 @@ function parse(args: readonly string[]): { file: string | undefined; json: boole
     if (positionals.length > 1) throw CliError.usage("replay takes one trace file");
     return { file: positionals[0], json: values.json === true, help: values.help === true };
   } catch (error) {
-    if (error instanceof CliError) throw error;
+    if (CliError.isInstance(error)) throw error;
     throw CliError.usage(error instanceof Error ? error.message : String(error));
   }
 }

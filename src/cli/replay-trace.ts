@@ -1,9 +1,9 @@
 import type { Agent } from "../agent.js";
+import { TraceError } from "../errors/trace-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
 import { type ReplayOutcome, replay } from "../trace/replay.js";
 import { type Divergence, ReplayModel } from "../trace/replay-model.js";
 import { recordedTools } from "../trace/replay-tools.js";
-import { TraceError } from "../trace/trace-error.js";
 import type { Trace } from "../trace/trace-types.js";
 import { verifyTrace } from "../trace/verify-trace.js";
 import { traceMeta } from "./agent-from-trace.js";

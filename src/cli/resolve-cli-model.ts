@@ -1,8 +1,8 @@
+import { CliError } from "../errors/cli-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { Model } from "../models/model.js";
 import { createAnthropic, DEFAULT_ANTHROPIC_BASE_URL } from "../providers/anthropic/create-anthropic.js";
 import { createOpenAI } from "../providers/openai/create-openai.js";
-import { CliError } from "./cli-error.js";
 import { checkModelName, DEFAULT_CLI_MODEL } from "./parse-run-args.js";
 
 /** The OpenAI API's default base URL. */

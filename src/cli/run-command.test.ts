@@ -5,12 +5,12 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent.js";
+import { CliError } from "../errors/cli-error.js";
 import { startMockOpenAIServer } from "../testing/mock-openai-server.js";
 import { ScriptedModel } from "../testing/scripted-model.js";
 import { tool } from "../tools/tool.js";
 import { saveTrace } from "../trace/trace-file.js";
 import { askApprovals } from "./ask-approvals.js";
-import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { createRunView } from "./create-run-view.js";
 import { DEMO_TASK, demoScript } from "./demo-script.js";
@@ -146,7 +146,7 @@ describe("main (in process)", () => {
     });
     const result = await agent.run("What is a loop?");
     if (result.trace === undefined) throw new Error("no trace");
-    await saveTrace(result.trace, join(cwd, "lib.jsonl"));
+    await saveTrace({ trace: result.trace, path: join(cwd, "lib.jsonl") });
     const fake = fakeIo({}, cwd);
     expect(await main({ argv: ["replay", "lib.jsonl"], io: fake.io })).toBe(0);
     expect(fake.stdout.text).toContain(
@@ -294,7 +294,11 @@ describe("LineReader and askApprovals", () => {
     const input = new PassThrough();
     input.end("YES\nnope\n");
     const stderr = sink();
-    const calls = ["a", "b", "c"].map((id) => ({ toolCallId: id, tool: "write_file", args: { path: id } }));
+    const calls = ["a", "b", "c"].map((id) => ({
+      toolCallId: id,
+      toolName: "write_file",
+      arguments: { path: id },
+    }));
     const answers = await askApprovals({
       calls,
       reader: new LineReader({ input }),
@@ -321,12 +325,12 @@ describe("createRunView", () => {
         args: { json: false, stream: true, quiet: false, color: false, model: "openai:m" },
         io: { stdout, stderr, env: {} },
       });
-      view.onEvent({ type: "loop_start", step: 0, timestamp: 0, data: { task: "t", model: "openai:m" } });
+      view.onEvent({ type: "loop_start", turn: 0, timestamp: 0, data: { task: "t", model: "openai:m" } });
       vi.advanceTimersByTime(200);
       expect(stderr.text).toContain("waiting for openai:m…");
       view.onEvent({
         type: "loop_end",
-        step: 0,
+        turn: 0,
         timestamp: 1,
         data: { stopReason: "completed", text: "ok" },
       });
@@ -343,7 +347,7 @@ describe("createRunView", () => {
       args: { json: true, stream: false, quiet: false, color: undefined, model: "openai:m" },
       io: { stdout: sink(), stderr, env: {} },
     });
-    view.onEvent({ type: "loop_start", step: 0, timestamp: 0, data: { task: "t", model: "openai:m" } });
+    view.onEvent({ type: "loop_start", turn: 0, timestamp: 0, data: { task: "t", model: "openai:m" } });
     view.pause();
     expect(stderr.text).toBe("");
   });

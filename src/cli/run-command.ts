@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { Agent } from "../agent.js";
 import { CostMeter } from "../cost/cost-meter.js";
+import { CliError } from "../errors/cli-error.js";
 import { ModelCallError } from "../errors/model-call-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
 import { escapeJsonForTerminal, escapeTerminalText } from "../render/escape-terminal-text.js";
@@ -10,7 +11,6 @@ import type { JsonValue } from "../stores/session-store.js";
 import { saveTrace } from "../trace/trace-file.js";
 import { askApprovals } from "./ask-approvals.js";
 import { buildCliTools } from "./build-cli-tools.js";
-import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { createRunView, type RunView } from "./create-run-view.js";
 import { EXIT_CODES, type ExitCode } from "./exit-codes.js";
@@ -203,7 +203,7 @@ async function saveTraces(args: { results: AgentResult[]; options: RunArgs; io: 
   for (const [index, result] of results.entries()) {
     if (result.trace === undefined) continue;
     const file = traceFileOf(options.tracePath, index);
-    await saveTrace(result.trace, resolve(io.cwd, file));
+    await saveTrace({ trace: result.trace, path: resolve(io.cwd, file) });
     files.push(file);
   }
   if (files.length > 0) {

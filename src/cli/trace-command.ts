@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
+import { CliError } from "../errors/cli-error.js";
 import { createAnsiStyle, shouldUseColor } from "../render/ansi-style.js";
 import { verifyTrace } from "../trace/verify-trace.js";
-import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { EXIT_CODES, type ExitCode } from "./exit-codes.js";
 import { formatTraceTimeline } from "./format-trace-timeline.js";

@@ -23,7 +23,7 @@ describe("groupTurns", () => {
       pinned: 2,
       units: [
         { kind: "user", start: 2, end: 3 },
-        { kind: "tool-round", start: 3, end: 6 },
+        { kind: "tool_round", start: 3, end: 6 },
         { kind: "assistant", start: 6, end: 7 },
         { kind: "system", start: 7, end: 8 },
         { kind: "user", start: 8, end: 9 },
@@ -42,9 +42,9 @@ describe("groupTurns", () => {
     ];
     expect(groupTurns(messages).units).toEqual([
       { kind: "user", start: 0, end: 1 },
-      { kind: "orphan-tool-result", start: 1, end: 2 },
-      { kind: "tool-round", start: 2, end: 4 },
-      { kind: "orphan-tool-result", start: 4, end: 5 },
+      { kind: "orphan_tool_result", start: 1, end: 2 },
+      { kind: "tool_round", start: 2, end: 4 },
+      { kind: "orphan_tool_result", start: 4, end: 5 },
       { kind: "assistant", start: 5, end: 6 },
     ]);
   });
@@ -76,10 +76,10 @@ describe("validateHistory", () => {
       result("2"),
     ]);
     expect(problems.map(({ kind, index, toolCallId }) => ({ kind, index, toolCallId }))).toEqual([
-      { kind: "first-message-not-user", index: 1, toolCallId: undefined },
-      { kind: "missing-tool-result", index: 2, toolCallId: "2" },
-      { kind: "orphan-tool-result", index: 5, toolCallId: "2" },
-      { kind: "consecutive-assistant-messages", index: 2, toolCallId: undefined },
+      { kind: "first_message_not_user", index: 1, toolCallId: undefined },
+      { kind: "missing_tool_result", index: 2, toolCallId: "2" },
+      { kind: "orphan_tool_result", index: 5, toolCallId: "2" },
+      { kind: "consecutive_assistant_messages", index: 2, toolCallId: undefined },
     ]);
     for (const problem of problems) expect(problem.message.length).toBeGreaterThan(10);
   });

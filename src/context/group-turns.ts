@@ -7,11 +7,11 @@ export type TurnUnitKind =
   /** One assistant message without tool calls. */
   | "assistant"
   /** An assistant message with tool calls and the tool results right after it that answer them. */
-  | "tool-round"
+  | "tool_round"
   /** A system message after the leading ones (not pinned). */
   | "system"
   /** A tool result that answers no preceding call (an invalid history; see `validateHistory`). */
-  | "orphan-tool-result";
+  | "orphan_tool_result";
 
 /** An atomic unit of a history: compaction keeps or removes it whole. `messages.slice(start, end)`. */
 export interface TurnUnit {
@@ -34,7 +34,7 @@ export interface GroupedTurns {
  * Partitions a history into the leading system messages and atomic units: a user message; an assistant
  * message without tool calls; an assistant message with tool calls together with the tool results that follow
  * it directly and answer its call ids (each id once). A tool result that answers no call of the assistant
- * message right before it becomes its own `orphan-tool-result` unit; a call without a result stays in its
+ * message right before it becomes its own `orphan_tool_result` unit; a call without a result stays in its
  * round (`validateHistory` reports both). O(messages).
  */
 export function groupTurns(messages: readonly Message[]): GroupedTurns {
@@ -58,9 +58,9 @@ export function splitUnits(messages: readonly Message[], from: number): TurnUnit
         if (next.role !== "tool" || !open.delete(next.toolCallId)) break;
         i++;
       }
-      units.push({ kind: "tool-round", start, end: i });
+      units.push({ kind: "tool_round", start, end: i });
     } else {
-      const kind = message.role === "tool" ? "orphan-tool-result" : message.role;
+      const kind = message.role === "tool" ? "orphan_tool_result" : message.role;
       units.push({ kind, start, end: i });
     }
   }

@@ -10,7 +10,7 @@ export const CALIBRATION_SMOOTHING = { up: 1, down: 0.2 } as const;
 
 /**
  * Headroom kept when deciding to compact: a request is compacted when its calibrated estimate × (1 + margin)
- * exceeds `compactAt × maxTokens`, and compacted down to `targetRatio × compactAt × maxTokens / (1 + margin)`.
+ * exceeds `compactAt × maxContextTokens`, and compacted down to `targetRatio × compactAt × maxContextTokens / (1 + margin)`.
  * It absorbs the variation of the provider's count around the learned factor (2.7–3.8× on llama.cpp for the
  * same estimator).
  */

@@ -4,13 +4,13 @@ import { groupTurns } from "./group-turns.js";
 /** A kind of history problem that providers reject. */
 export type HistoryProblemKind =
   /** A tool result that does not directly follow the assistant message whose call it answers. */
-  | "orphan-tool-result"
+  | "orphan_tool_result"
   /** A tool call without a result right after its assistant message. */
-  | "missing-tool-result"
+  | "missing_tool_result"
   /** The first message after the system messages is not a user message (Anthropic requires one). */
-  | "first-message-not-user"
+  | "first_message_not_user"
   /** Two assistant messages in a row. */
-  | "consecutive-assistant-messages";
+  | "consecutive_assistant_messages";
 
 /** One problem found by {@link validateHistory}. */
 export interface HistoryProblem {
@@ -35,21 +35,21 @@ export function validateHistory(messages: readonly Message[]): HistoryProblem[] 
   const first = messages[pinned];
   if (first !== undefined && first.role !== "user") {
     problems.push({
-      kind: "first-message-not-user",
+      kind: "first_message_not_user",
       index: pinned,
       message: `the first message after the system messages is a ${first.role} message, not a user message`,
     });
   }
   for (const unit of units) {
     const head = messages[unit.start]!;
-    if (unit.kind === "orphan-tool-result" && head.role === "tool") {
+    if (unit.kind === "orphan_tool_result" && head.role === "tool") {
       problems.push({
-        kind: "orphan-tool-result",
+        kind: "orphan_tool_result",
         index: unit.start,
         toolCallId: head.toolCallId,
         message: `tool result ${head.toolCallId} does not directly follow the assistant message that called it`,
       });
-    } else if (unit.kind === "tool-round" && head.role === "assistant") {
+    } else if (unit.kind === "tool_round" && head.role === "assistant") {
       const answered = new Set<string>();
       for (let i = unit.start + 1; i < unit.end; i++) {
         const result = messages[i]!;
@@ -58,7 +58,7 @@ export function validateHistory(messages: readonly Message[]): HistoryProblem[] 
       for (const call of head.toolCalls ?? []) {
         if (answered.has(call.id)) continue;
         problems.push({
-          kind: "missing-tool-result",
+          kind: "missing_tool_result",
           index: unit.start,
           toolCallId: call.id,
           message: `tool call ${call.id} (${call.name}) has no result right after its assistant message`,
@@ -69,7 +69,7 @@ export function validateHistory(messages: readonly Message[]): HistoryProblem[] 
   for (let i = 1; i < messages.length; i++) {
     if (messages[i]!.role === "assistant" && messages[i - 1]!.role === "assistant") {
       problems.push({
-        kind: "consecutive-assistant-messages",
+        kind: "consecutive_assistant_messages",
         index: i,
         message: `messages ${i - 1} and ${i} are both assistant messages`,
       });

@@ -33,7 +33,7 @@ function answeringAs(requested: string, responded: string): Model {
     generate: async (_request: ModelRequest) => response(),
     async *stream(): AsyncGenerator<ModelStreamPart> {
       const { text, usage, finishReason, model } = response();
-      yield { type: "text-delta", delta: text };
+      yield { type: "text_delta", delta: text };
       yield { type: "finish", usage, finishReason, ...(model !== undefined && { model }) };
     },
   } as Model;

@@ -43,7 +43,9 @@ describe("durable runs and approvals: the decision is a record of the run's log"
       runId: "pay-1",
     });
     expect(paused.stopReason).toBe("awaiting_approval");
-    expect(paused.pendingApprovals).toEqual([{ toolCallId: "g1", tool: "send_money", args: { to: "x" } }]);
+    expect(paused.pendingApprovals).toEqual([
+      { toolCallId: "g1", toolName: "send_money", arguments: { to: "x" } },
+    ]);
     expect((await journal.load("pay-1"))?.map((r) => r.kind)).toEqual([
       "start",
       "model_response",
@@ -79,7 +81,11 @@ describe("durable runs and approvals: the decision is a record of the run's log"
     expect(again.events.filter((e) => !e.replayed).map((e) => e.type)).toEqual(["loop_end"]);
     expect(b.sent).toEqual(["x"]);
     expect(second.calls).toHaveLength(1);
-    await expect(agent.resume("pay-1", { approve: ["g1"] })).rejects.toThrow(/has finished/);
+    // The same decision delivered again (a retried request) is applied once: the finished result, nothing runs.
+    const repeated = await agent.resume("pay-1", { approve: ["g1"] });
+    expect(repeated.text).toBe("Paid x.");
+    expect(b.sent).toEqual(["x"]);
+    await expect(agent.resume("pay-1", { deny: ["g1"] })).rejects.toThrow(/has finished/);
   });
 
   it("a pending call in neither list is denied (the model is told), as with any resume", async () => {

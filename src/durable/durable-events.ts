@@ -1,12 +1,12 @@
 import type { BudgetCharges } from "../cost/budget.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { StoreError } from "../errors/store-error.js";
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { AgentLoopOutcome } from "../loop/agent-loop.js";
 import { AgentResultBuilder } from "../loop/agent-result.js";
 import type { ApprovalDecisions } from "../loop/tool-step.js";
 import type { Message } from "../models/message.js";
 import type { Model } from "../models/model.js";
-import { StoreError } from "../stores/store-error.js";
 import type { Tool } from "../tools/tool.js";
 import { followSignal } from "../util/follow-signal.js";
 import { approvalDecision, journaledApprovals, openApprovalRequest } from "./approval-records.js";
@@ -167,12 +167,12 @@ async function* attempt(
       }
       const event = next.value;
       if (replayed.test(event, live)) event.replayed = true;
-      if (event.type === "approval_requested" && !requested.has(event.step)) {
-        requested.add(event.step);
+      if (event.type === "approval_requested" && !requested.has(event.turn)) {
+        requested.add(event.turn);
         const at = Date.now();
         const calls = event.data.calls;
         await writer.append([
-          { v: JOURNAL_RECORD_VERSION, kind: "approval_requested", turn: event.step, calls, at },
+          { v: JOURNAL_RECORD_VERSION, kind: "approval_requested", turn: event.turn, calls, at },
         ]);
       }
       builder.add(event);
@@ -218,15 +218,22 @@ class ReplayedEvents {
 }
 
 /**
- * The decisions to journal: none when `resume` named no call and the run has no open approval request (it
- * continues an interrupted run, or answers a finished one).
+ * The decisions to journal. None when the run has no open approval request and `resume` named no call (it
+ * continues an interrupted run, or answers a finished one), or named exactly what the last decision holds: the
+ * same decision delivered again (a retried request or job) is applied once, and the run just goes on.
  */
 function decisionsFor(
   decisions: ApprovalDecisions | undefined,
   records: readonly JournalRecord[],
 ): ApprovalDecisions | undefined {
-  if (decisions === undefined || decisions.approve.size > 0 || decisions.deny.size > 0) return decisions;
-  return openApprovalRequest(records) === undefined ? undefined : decisions;
+  if (decisions === undefined || openApprovalRequest(records) !== undefined) return decisions;
+  if (decisions.approve.size === 0 && decisions.deny.size === 0) return undefined;
+  const last = records.findLast((record) => record.kind === "approval_decided");
+  const repeated =
+    last !== undefined &&
+    [...decisions.approve].every((id) => last.approve.includes(id)) &&
+    [...decisions.deny].every((id) => last.deny.includes(id));
+  return repeated ? undefined : decisions;
 }
 
 async function loadRecords(journal: RunJournal, runId: string): Promise<JournalRecord[]> {

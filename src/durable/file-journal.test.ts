@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { StoreError } from "../stores/store-error.js";
+import { StoreError } from "../errors/store-error.js";
 import { FileJournal } from "./file-journal.js";
 import { describeRunJournalContract, journalRecords } from "./run-journal-contract.js";
 

@@ -1,13 +1,13 @@
 import { mkdir, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { StoreError } from "../errors/store-error.js";
 import { appendToFile } from "../stores/append-to-file.js";
 import { checkLockTtl } from "../stores/check-lock-ttl.js";
 import { decodeFileName, encodeFileName } from "../stores/encode-file-name.js";
 import { acquireFileLock } from "../stores/file-lock.js";
 import { KeyedMutex } from "../stores/keyed-mutex.js";
 import type { SessionLock } from "../stores/session-store.js";
-import { StoreError } from "../stores/store-error.js";
 import { writeFileAtomic } from "../stores/write-file-atomic.js";
 import { checkRunId } from "./check-run-id.js";
 import { compactRecords } from "./compact-records.js";

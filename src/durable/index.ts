@@ -4,7 +4,7 @@
  * model responses or re-executing finished tool calls. Journals: `MemoryJournal`, `FileJournal`, and
  * `RedisJournal` in `agentloop/redis`.
  */
-export { DurableRunBusyError } from "./durable-run-busy-error.js";
+export { DurableRunBusyError } from "../errors/durable-run-busy-error.js";
 export { FileJournal, type FileJournalOptions } from "./file-journal.js";
 export {
   type EndRecord,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../agent.js";
 import { ScriptedModel } from "../testing/scripted-model.js";
+import { tool } from "../tools/tool.js";
 import { JOURNAL_RECORD_VERSION, parseJournalRecord } from "./journal-record.js";
 import { MemoryJournal } from "./memory-journal.js";
 
@@ -25,6 +26,58 @@ describe("journal records: versions", () => {
     expect(result.text).toBe("Hello.");
     expect(model.calls).toHaveLength(0);
     expect((await journal.load("old"))?.at(-1)).toMatchObject({ v: 2, kind: "end" });
+  });
+
+  it("reads version 1 tool records (`tool`) and finish reasons (`tool-calls`) in the current shape, and resumes a 0.1 run past them", async () => {
+    const start = { v: 1, kind: "tool_start", toolCallId: "c1", tool: "lookup", idempotencyKey: "k" };
+    const end = { v: 1, kind: "tool_result", toolCallId: "c1", tool: "lookup", ok: true, content: "5" };
+    expect(parse(start)).toEqual({
+      v: 1,
+      kind: "tool_start",
+      toolCallId: "c1",
+      toolName: "lookup",
+      idempotencyKey: "k",
+    });
+    expect(parse(end)).toEqual({
+      v: 1,
+      kind: "tool_result",
+      toolCallId: "c1",
+      toolName: "lookup",
+      ok: true,
+      content: "5",
+    });
+    expect(() => parse({ ...start, tool: undefined })).toThrow(/malformed/);
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const toolCalls = [{ id: "c1", name: "lookup", arguments: {}, rawArguments: "{}" }];
+    const journal = new MemoryJournal();
+    await journal.append("old-tool", [
+      { v: 1, kind: "start", runId: "old-tool", input: "Price?", messages: [], at: 1 },
+      {
+        v: 1,
+        kind: "model_response",
+        call: 0,
+        response: { text: "", toolCalls, usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+      },
+      start,
+      end,
+    ] as never);
+    let executed = 0;
+    const lookup = tool({
+      name: "lookup",
+      description: "Looks up a price.",
+      parameters: { type: "object", properties: {} },
+      execute: () => {
+        executed++;
+        return "6";
+      },
+    });
+    const model = new ScriptedModel([{ text: "It is 5." }]);
+    const result = await new Agent({ model, tools: [lookup], journal }).run("Price?", { runId: "old-tool" });
+    expect(executed).toBe(0);
+    expect(result.toolCalls).toMatchObject([{ id: "c1", name: "lookup", ok: true, result: "5" }]);
+    expect(result.text).toBe("It is 5.");
+    const [, read] = (await journal.load("old-tool")) ?? [];
+    expect(read?.kind === "model_response" && read.response.finishReason.unified).toBe("tool_calls");
   });
 
   it("refuses records of a newer version and malformed approval records, never misreads them", () => {

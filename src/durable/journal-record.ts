@@ -1,13 +1,14 @@
+import { StoreError } from "../errors/store-error.js";
 import type { PendingApproval } from "../loop/tool-step.js";
 import type { Message } from "../models/message.js";
 import type { ModelResponse } from "../models/model.js";
-import { StoreError } from "../stores/store-error.js";
 import type { RunSummary } from "./run-summary.js";
 
 /**
  * The schema version of the journal records this code writes (and the newest it reads). Version 2 added
- * `sessionId` to `start` and the `approval_requested` / `approval_decided` records; version 1 records are
- * read as they are.
+ * `sessionId` to `start` and the `approval_requested` / `approval_decided` records, and names the tool of
+ * `tool_start` / `tool_result` `toolName` (version 1: `tool`) and spells finish reasons in snake_case; version 1
+ * records are read in the current shape.
  */
 export const JOURNAL_RECORD_VERSION = 2;
 
@@ -46,7 +47,7 @@ export interface ToolStartRecord {
   v: JournalRecordVersion;
   kind: "tool_start";
   toolCallId: string;
-  tool: string;
+  toolName: string;
   /** The `ctx.idempotencyKey` the tool is given; the same on every attempt of this call. */
   idempotencyKey: string;
 }
@@ -68,7 +69,7 @@ export interface ToolResultRecord {
   v: JournalRecordVersion;
   kind: "tool_result";
   toolCallId: string;
-  tool: string;
+  toolName: string;
   ok: boolean;
   /** The result sent to the model (before the executor's truncation), or its error text. */
   content: string;
@@ -152,10 +153,10 @@ const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boo
     (r.call as number) >= 0 &&
     isObject(r.response) &&
     Array.isArray(r.response.toolCalls),
-  tool_start: (r) => isString(r.toolCallId) && isString(r.tool) && isString(r.idempotencyKey),
+  tool_start: (r) => isString(r.toolCallId) && isString(r.toolName) && isString(r.idempotencyKey),
   tool_result: (r) =>
     isString(r.toolCallId) &&
-    isString(r.tool) &&
+    isString(r.toolName) &&
     typeof r.ok === "boolean" &&
     isString(r.content) &&
     (r.failure === undefined || (isObject(r.failure) && isString(r.failure.how))),
@@ -175,6 +176,36 @@ const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boo
     Array.isArray(r.result.messages) &&
     typeof r.at === "number",
 };
+
+/** The unified finish reasons agentloop 0.1 spelt in kebab-case. */
+const FINISH_REASONS: Readonly<Record<string, string>> = {
+  "tool-calls": "tool_calls",
+  "content-filter": "content_filter",
+};
+
+/** A version 1 `model_response` with its unified finish reason in snake_case (a copy when it changes). */
+function responseFromVersion1(record: Record<string, unknown>): Record<string, unknown> {
+  const response = record.response;
+  if (!isObject(response) || !isObject(response.finishReason)) return record;
+  const reason = response.finishReason;
+  const unified = typeof reason.unified === "string" ? FINISH_REASONS[reason.unified] : undefined;
+  if (unified === undefined) return record;
+  return { ...record, response: { ...response, finishReason: { ...reason, unified } } };
+}
+
+/**
+ * A version 1 record (written by agentloop 0.1) in the shape of the current version: `tool_start` and
+ * `tool_result` named the tool `tool` (now `toolName`), and a `model_response` spelt the finish reasons
+ * `tool-calls` / `content-filter` (now `tool_calls` / `content_filter`). Returns a copy; other records are
+ * returned as they are.
+ */
+function fromVersion1(record: Record<string, unknown>): Record<string, unknown> {
+  if (record.kind === "model_response") return responseFromVersion1(record);
+  if (record.kind !== "tool_start" && record.kind !== "tool_result") return record;
+  if (record.toolName !== undefined || !Object.hasOwn(record, "tool")) return record;
+  const { tool, ...rest } = record;
+  return { ...rest, toolName: tool };
+}
 
 /**
  * Checks that a decoded value is a {@link JournalRecord} of a version this code understands and returns it.
@@ -200,8 +231,9 @@ export function parseJournalRecord(options: ParseJournalRecordOptions): JournalR
   if (typeof kind !== "string" || !Object.hasOwn(SHAPES, kind)) {
     return fail(`a journal record has an unknown kind ${JSON.stringify(kind)}`);
   }
-  if (!SHAPES[kind as JournalRecordKind](value)) return fail(`a "${kind}" journal record is malformed`);
-  return value as unknown as JournalRecord;
+  const record = v === 1 ? fromVersion1(value) : value;
+  if (!SHAPES[kind as JournalRecordKind](record)) return fail(`a "${kind}" journal record is malformed`);
+  return record as unknown as JournalRecord;
 }
 
 /**

@@ -1,7 +1,7 @@
+import { StoreError } from "../errors/store-error.js";
 import type { Model } from "../models/model.js";
 import { LogReplayModel, type RecordedModelCall } from "../run-log/log-replay-model.js";
 import { toRecordedResponse } from "../run-log/recorded-model-call.js";
-import { StoreError } from "../stores/store-error.js";
 import { JOURNAL_RECORD_VERSION, type JournalRecord } from "./journal-record.js";
 import type { JournalWriter } from "./journal-writer.js";
 

@@ -1,9 +1,9 @@
+import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../errors/tool-execution-error.js";
+import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
 import { errorNamed, replayToolResult } from "../run-log/replay-tool-result.js";
 import { toolFailureText } from "../run-log/tool-failure.js";
 import { formatToolResult } from "../tools/format-tool-result.js";
 import type { Tool, ToolContext } from "../tools/tool.js";
-import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../tools/tool-execution-error.js";
-import { ToolTimeoutError } from "../tools/tool-timeout-error.js";
 import {
   JOURNAL_RECORD_VERSION,
   type JournaledToolFailure,
@@ -113,7 +113,9 @@ interface StandInOptions {
 function journalTool({ original, runId, journal, writer, onLive, live }: StandInOptions): Tool {
   const name = original.name;
   const appendResult = (toolCallId: string, outcome: Pick<ToolResultRecord, "ok" | "content" | "failure">) =>
-    writer.append([{ v: JOURNAL_RECORD_VERSION, kind: "tool_result", toolCallId, tool: name, ...outcome }]);
+    writer.append([
+      { v: JOURNAL_RECORD_VERSION, kind: "tool_result", toolCallId, toolName: name, ...outcome },
+    ]);
   const appendFailure = (toolCallId: string, failure: JournaledToolFailure, content: string) =>
     appendResult(toolCallId, { ok: false, content, failure });
 
@@ -136,7 +138,7 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
     if (!started) {
       if (signal.aborted) throw signal.reason;
       await writer.append([
-        { v: JOURNAL_RECORD_VERSION, kind: "tool_start", toolCallId, tool: name, idempotencyKey },
+        { v: JOURNAL_RECORD_VERSION, kind: "tool_start", toolCallId, toolName: name, idempotencyKey },
       ]);
     }
     if (signal.aborted) throw signal.reason; // the executor gave up on the call while it was journaled

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { StoreError } from "../stores/store-error.js";
+import { StoreError } from "../errors/store-error.js";
 import { type JournalRecord, parseJournalRecord } from "./journal-record.js";
 
 /** Options of {@link readJournalFile}. */

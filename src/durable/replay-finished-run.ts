@@ -76,8 +76,8 @@ function impliedEvents(args: { summary: RunSummary; input: string; model: string
   const { summary } = args;
   const events: AgentEvent[] = [createEvent("loop_start", 0, { task: args.input, model: args.model })];
   for (const call of summary.toolCalls) {
-    const ids = { toolCallId: call.id, tool: call.name };
-    events.push(createEvent("action", call.turn, { ...ids, args: call.arguments }));
+    const ids = { toolCallId: call.id, toolName: call.name };
+    events.push(createEvent("action", call.turn, { ...ids, arguments: call.arguments }));
     const { ok, result, durationMs } = call;
     events.push(createEvent("observation", call.turn, { ...ids, result, ok, durationMs }));
   }

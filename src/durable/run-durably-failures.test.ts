@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { DurableRunBusyError } from "../errors/durable-run-busy-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { StoreError } from "../stores/store-error.js";
-import { DurableRunBusyError } from "./durable-run-busy-error.js";
+import { StoreError } from "../errors/store-error.js";
 import type { JournalRecord } from "./journal-record.js";
 import { MemoryJournal } from "./memory-journal.js";
 import { runDurably } from "./run-durably.js";

@@ -65,7 +65,7 @@ describe("runDurably: a fresh run", () => {
           v: 1,
           kind: "tool_start",
           toolCallId: "c1",
-          tool: "lookup",
+          toolName: "lookup",
           idempotencyKey: ctx.idempotencyKey,
         });
         return "price 5";

@@ -1,9 +1,9 @@
 import type { Agent } from "../agent.js";
 import type { RunOptions } from "../agent-options.js";
+import type { DurableRunBusyError } from "../errors/durable-run-busy-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { Message } from "../models/message.js";
 import { checkRunId } from "./check-run-id.js";
-import type { DurableRunBusyError } from "./durable-run-busy-error.js";
 import type { RunJournal } from "./run-journal.js";
 import { type RunSummary, toRunSummary } from "./run-summary.js";
 

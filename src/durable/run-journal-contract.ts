@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { StoreError } from "../errors/store-error.js";
 import type { Message } from "../models/message.js";
-import { StoreError } from "../stores/store-error.js";
 import { JOURNAL_RECORD_VERSION, type JournalRecord } from "./journal-record.js";
 import type { RunJournal } from "./run-journal.js";
 import type { RunSummary } from "./run-summary.js";
@@ -63,14 +63,14 @@ export const journalRecords = {
     v,
     kind: "tool_start",
     toolCallId,
-    tool: "t",
+    toolName: "t",
     idempotencyKey: `run:${toolCallId}`,
   }),
   toolResult: (toolCallId: string, content = "ok"): JournalRecord => ({
     v,
     kind: "tool_result",
     toolCallId,
-    tool: "t",
+    toolName: "t",
     ok: false,
     content,
     failure: { how: "threw", type: "TypeError", message: content },

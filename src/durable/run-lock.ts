@@ -1,7 +1,7 @@
+import { DurableRunBusyError } from "../errors/durable-run-busy-error.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { keepLockAlive } from "../stores/keep-lock-alive.js";
 import { DEFAULT_SESSION_LOCK_TTL_MS, type SessionLock } from "../stores/session-store.js";
-import { DurableRunBusyError } from "./durable-run-busy-error.js";
 import type { RunJournal } from "./run-journal.js";
 import { toJournalError } from "./to-journal-error.js";
 

@@ -1,4 +1,4 @@
-import { StoreError } from "../stores/store-error.js";
+import { StoreError } from "../errors/store-error.js";
 import { describeFailure } from "../util/to-error.js";
 
 /** Options of {@link toJournalError}. */

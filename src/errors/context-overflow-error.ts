@@ -16,7 +16,7 @@ export class ContextOverflowError extends AgentloopError {
     super({
       message:
         `The conversation needs about ${tokens} tokens even after compaction, more than the context budget of ` +
-        `${budget} tokens: shorten the latest message or raise context.maxTokens`,
+        `${budget} tokens: shorten the latest message or raise context.maxContextTokens`,
     });
     this.name = "ContextOverflowError";
     this.tokens = tokens;

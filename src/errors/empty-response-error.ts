@@ -19,7 +19,7 @@ export class EmptyResponseError extends ModelCallError {
     const hint =
       finishReason === "length"
         ? " (the output token limit was reached before any text: raise maxOutputTokens)"
-        : finishReason === "content-filter" || finishReason === "content_filter"
+        : finishReason === "content_filter" || finishReason === "content_filter"
           ? " (the provider's content filter stopped it)"
           : "";
     super({

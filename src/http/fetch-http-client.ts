@@ -1,12 +1,8 @@
 import { AbortError } from "../errors/abort-error.js";
+import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { bodyLimitGuard } from "./body-limit-guard.js";
-import {
-  type HttpClient,
-  type HttpRequest,
-  type HttpResponse,
-  RequestTimeoutError,
-} from "./http-transport-types.js";
+import type { HttpClient, HttpRequest, HttpResponse } from "./http-transport-types.js";
 
 const ignore = (): void => undefined;
 
@@ -177,7 +173,7 @@ export function createFetchHttpClient(fetchImpl: typeof globalThis.fetch): HttpC
     const timer =
       timeout === undefined
         ? undefined
-        : setTimeout(() => timeout.abort(new RequestTimeoutError(timeoutMs ?? 0)), timeoutMs);
+        : setTimeout(() => timeout.abort(new RequestTimeoutError({ timeoutMs: timeoutMs ?? 0 })), timeoutMs);
     try {
       const target = withoutUserinfo(request);
       const init: RequestInit = { method: request.method, headers: target.headers };

@@ -1,13 +1,13 @@
 import type { HttpClient } from "./http-transport-types.js";
 import { createNodeHttpClient } from "./node-http-client.js";
 
+export { RequestTimeoutError } from "../errors/request-timeout-error.js";
 export { createFetchHttpClient } from "./fetch-http-client.js";
-export {
-  type BodyLimit,
-  type HttpClient,
-  type HttpRequest,
-  type HttpResponse,
-  RequestTimeoutError,
+export type {
+  BodyLimit,
+  HttpClient,
+  HttpRequest,
+  HttpResponse,
 } from "./http-transport-types.js";
 export { createNodeHttpClient } from "./node-http-client.js";
 

@@ -13,7 +13,7 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal | undefined;
-  /** Rejects with {@link RequestTimeoutError} when the response headers have not arrived within this time. */
+  /** Rejects with `RequestTimeoutError` when the response headers have not arrived within this time. */
   timeoutMs?: number | undefined;
   /**
    * The body (2xx or error) may not exceed this: a larger declared `content-length` fails before reading, and
@@ -24,14 +24,6 @@ export interface HttpRequest {
   errorBodyLimit?: BodyLimit | undefined;
   /** The URL as error messages print it (without credentials). Default: `url` without userinfo. */
   displayUrl?: string | undefined;
-}
-
-/** The response headers did not arrive within the request's `timeoutMs` (internal: providers map it). */
-export class RequestTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`no response within ${timeoutMs} ms`);
-    this.name = "RequestTimeoutError";
-  }
 }
 
 /** An HTTP response whose body is read as UTF-8 text chunks (multi-byte sequences never split). */

@@ -3,14 +3,10 @@ import type { Agent as HttpsAgent } from "node:https";
 import type { Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import { AbortError } from "../errors/abort-error.js";
+import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { bodyLimitGuard } from "./body-limit-guard.js";
-import {
-  type HttpClient,
-  type HttpRequest,
-  type HttpResponse,
-  RequestTimeoutError,
-} from "./http-transport-types.js";
+import type { HttpClient, HttpRequest, HttpResponse } from "./http-transport-types.js";
 
 /** Sockets that already carry {@link ignoreSocketError} (each pooled socket gets it once, not per request). */
 const guardedSockets = new WeakSet<Socket>();
@@ -161,7 +157,7 @@ export function createNodeHttpClient(): HttpClient {
       const timer =
         timeoutMs === undefined
           ? undefined
-          : setTimeout(() => fail(new RequestTimeoutError(timeoutMs)), timeoutMs);
+          : setTimeout(() => fail(new RequestTimeoutError({ timeoutMs })), timeoutMs);
       req.on("error", (error) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);

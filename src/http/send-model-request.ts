@@ -1,10 +1,11 @@
 import { AbortError } from "../errors/abort-error.js";
 import { AgentloopError } from "../errors/agentloop-error.js";
 import { isRetryableStatus, ModelCallError } from "../errors/model-call-error.js";
+import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import type { RetryInfo } from "../models/model.js";
 import { displayUrl } from "./display-url.js";
-import { type HttpClient, type HttpResponse, RequestTimeoutError } from "./http-client.js";
+import type { HttpClient, HttpResponse } from "./http-client.js";
 import { redactCallError, redactCredentials } from "./redact-credentials.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "./response-limits.js";
 import { computeRetryDelay, parseRetryAfter, type RetryPolicy, sleep } from "./retry-policy.js";
@@ -104,7 +105,7 @@ function toCallError(error: unknown, options: SendModelRequestOptions, attempt: 
   const { signal, timeoutMs } = options;
   const url = shownUrl(options);
   if (signal?.aborted) return AbortError.isInstance(error) ? error : new AbortError({ cause: signal.reason });
-  if (attempt.timedOut || error instanceof RequestTimeoutError) {
+  if (attempt.timedOut || RequestTimeoutError.isInstance(error)) {
     return new ModelCallError({
       message: `Model request timed out after ${timeoutMs} ms`,
       isRetryable: true,

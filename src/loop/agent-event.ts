@@ -44,20 +44,20 @@ export interface AgentEventDataMap {
    * Tool calls need a human's approval: the run ends with stop reason `awaiting_approval` and
    * `result.pendingApprovals`; `agent.resume(...)` continues it.
    */
-  approval_requested: { calls: Array<{ toolCallId: string; tool: string; args: unknown }> };
+  approval_requested: { calls: Array<{ toolCallId: string; toolName: string; arguments: unknown }> };
   /** A tool call is about to run. In a turn, every `action` comes before the first `observation`. */
-  action: { toolCallId: string; tool: string; args: unknown };
+  action: { toolCallId: string; toolName: string; arguments: unknown };
   /** A tool call finished (in completion order; the history keeps call order). */
   observation: {
     toolCallId: string;
-    tool: string;
+    toolName: string;
     result: string;
     ok: boolean;
     durationMs: number;
     error?: { type: string; message: string };
   };
   /** A soft checkpoint fired: `prompt` was added to the conversation and the run goes on. */
-  soft_limit: { reason: "steps" | "time"; prompt: string };
+  soft_limit: { reason: "turns" | "time"; prompt: string };
   /**
    * The history was compacted before a model call: `removedMessages` left the context (summarised with the
    * "summarize" strategy), old tool results may have been truncated (`truncatedToolResults`).
@@ -67,7 +67,7 @@ export interface AgentEventDataMap {
     truncatedToolResults: number;
     tokensBefore: number;
     tokensAfter: number;
-    strategy: "sliding-window" | "summarize";
+    strategy: "sliding_window" | "summarize";
     reason: "threshold" | "context_length_exceeded";
   };
   /** A model call is retried after `delayMs`; `source: "stream"` means the streamed text of this turn is void. */
@@ -82,14 +82,14 @@ export interface AgentEventDataMap {
 export type AgentEventType = keyof AgentEventDataMap;
 
 /**
- * One event of a run: `{ type, step, timestamp, data }`. `step` is the model turn it belongs to (0 before).
- * `replayed: true` marks an event a durable run emitted again while replaying its journal (the step it
+ * One event of a run: `{ type, turn, timestamp, data }`. `turn` is the model turn it belongs to (0 before the
+ * first). `replayed: true` marks an event a durable run emitted again while replaying its journal (what it
  * reports happened in an earlier attempt: nothing was called or executed again).
  */
 export type AgentEvent = {
   [K in AgentEventType]: {
     type: K;
-    step: number;
+    turn: number;
     timestamp: number;
     data: AgentEventDataMap[K];
     replayed?: true;

@@ -9,15 +9,15 @@ export interface AgentLimits {
    * `Infinity` for none.
    */
   timeoutMs: number;
-  /** Hard: cumulative total tokens of a run. Default: no limit. */
-  maxTokens?: number;
+  /** Hard: cumulative total tokens of a run (`usage.totalTokens`). Default: no limit. */
+  maxTotalTokens?: number;
   /**
    * Hard: USD a run may spend. Before each model call, if the cost so far plus the call's worst case (its input
    * plus `maxOutputTokens`, or 4,096 output tokens when unset) would exceed it, the run stops with `cost_limit`.
    */
   maxCostUsd?: number;
   /** Soft: every this many model turns, ask the model to wrap up or change strategy. */
-  softMaxSteps?: number;
+  softMaxTurns?: number;
   /** Soft: every this many ms, ask the model to wrap up or change strategy. */
   softTimeoutMs?: number;
   /** On `maxTurns`, make one last model call without tools asking for the best answer so far. Default false. */
@@ -32,7 +32,7 @@ export interface AgentLimits {
 
 /** The texts injected by soft checkpoints and the wrap-up; replace any of them through `Agent` options. */
 export interface LimitPrompts {
-  softSteps: (info: { steps: number }) => string;
+  softTurns: (info: { turns: number }) => string;
   softTime: (info: { elapsedMs: number }) => string;
   wrapUp: string;
 }
@@ -47,8 +47,8 @@ export const DEFAULT_LIMITS: Readonly<AgentLimits> = Object.freeze({
 
 /** The prompts used unless replaced. */
 export const DEFAULT_LIMIT_PROMPTS: Readonly<LimitPrompts> = Object.freeze({
-  softSteps: ({ steps }: { steps: number }) =>
-    `[checkpoint] You have used ${steps} steps so far. If you have enough information, give your final answer now. ` +
+  softTurns: ({ turns }: { turns: number }) =>
+    `[checkpoint] You have used ${turns} steps so far. If you have enough information, give your final answer now. ` +
     "If you are stuck or repeating yourself, change your strategy.",
   softTime: ({ elapsedMs }: { elapsedMs: number }) =>
     `[checkpoint] ${Math.round(elapsedMs / 1000)} seconds have passed. If you have enough information, give your ` +
@@ -88,9 +88,9 @@ export function resolveLimits(limits: Partial<AgentLimits> | undefined): AgentLi
   }
   checkPositive("maxTurns", resolved.maxTurns, { integer: true });
   checkPositive("timeoutMs", resolved.timeoutMs, { integer: false, infinite: true });
-  checkPositive("maxTokens", resolved.maxTokens, { integer: false });
+  checkPositive("maxTotalTokens", resolved.maxTotalTokens, { integer: false });
   checkPositive("maxCostUsd", resolved.maxCostUsd, { integer: false });
-  checkPositive("softMaxSteps", resolved.softMaxSteps, { integer: true });
+  checkPositive("softMaxTurns", resolved.softMaxTurns, { integer: true });
   checkPositive("softTimeoutMs", resolved.softTimeoutMs, { integer: false });
   checkPositive("maxToolCallsPerTurn", resolved.maxToolCallsPerTurn, { integer: true, infinite: true });
   return resolved;

@@ -51,8 +51,8 @@ describe("human approval", () => {
     const paused = await agent.run("write two files");
     expect(paused.stopReason).toBe("awaiting_approval");
     expect(paused.pendingApprovals).toEqual([
-      { toolCallId: "w1", tool: "write_file", args: { path: "a.txt", content: "A" } },
-      { toolCallId: "w2", tool: "write_file", args: { path: "b.txt", content: "B" } },
+      { toolCallId: "w1", toolName: "write_file", arguments: { path: "a.txt", content: "A" } },
+      { toolCallId: "w2", toolName: "write_file", arguments: { path: "b.txt", content: "B" } },
     ]);
     expect(written).toEqual([]);
     expect(paused.events.map((e) => e.type)).toContain("approval_requested");

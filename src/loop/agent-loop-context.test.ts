@@ -43,23 +43,23 @@ const compactions = (events: readonly { type: string }[]) =>
   events.filter((e): e is AgentEventOf<"compaction"> => e.type === "compaction");
 
 describe("agent loop: context compaction", () => {
-  it("compacts before a model call past compactAt × maxTokens; every request fits and stays valid", async () => {
-    const maxTokens = 4000;
+  it("compacts before a model call past compactAt × maxContextTokens; every request fits and stays valid", async () => {
+    const maxContextTokens = 4000;
     const model = browsing(12);
     const result = await new Agent({
       model,
       tools: [fetchPage],
       system: "You browse.",
       loopDetection: false,
-      context: { maxTokens, counter, truncateToolResultsTo: 5000 },
+      context: { maxContextTokens, counter, truncateToolResultsTo: 5000 },
     }).run("Read pages 0 to 11.");
     expect(result.stopReason).toBe("completed");
     const events = compactions(result.events);
     expect(events.length).toBeGreaterThan(0);
-    expect(events[0]?.data).toMatchObject({ strategy: "sliding-window", reason: "threshold" });
+    expect(events[0]?.data).toMatchObject({ strategy: "sliding_window", reason: "threshold" });
     expect(events[0]?.data.tokensAfter).toBeLessThan(events[0]?.data.tokensBefore ?? 0);
     for (const call of model.calls) {
-      expect(usageOf(call.request).inputTokens).toBeLessThanOrEqual(0.75 * maxTokens);
+      expect(usageOf(call.request).inputTokens).toBeLessThanOrEqual(0.75 * maxContextTokens);
       expect(validateHistory(call.request.messages)).toEqual([]);
       expect(call.request.messages[0]).toEqual({ role: "system", content: "You browse." });
       expect(
@@ -87,7 +87,7 @@ describe("agent loop: context compaction", () => {
       system: "You browse.",
       loopDetection: false,
       context: {
-        maxTokens: 4000,
+        maxContextTokens: 4000,
         counter,
         strategy: "summarize",
         summaryModel: summaries,
@@ -123,7 +123,7 @@ describe("agent loop: context compaction", () => {
         summarizer: { inputPerMTok: 1, outputPerMTok: 0 },
       },
       context: {
-        maxTokens: 4000,
+        maxContextTokens: 4000,
         counter,
         strategy: "summarize",
         summaryModel: summaries,
@@ -186,29 +186,31 @@ describe("agent loop: context compaction", () => {
 
   it("fails with a clear ContextOverflowError (no model call) when even the latest message cannot fit", async () => {
     const model = new ScriptedModel([]);
-    const result = await new Agent({ model, context: { maxTokens: 200, counter } }).run("word ".repeat(2000));
+    const result = await new Agent({ model, context: { maxContextTokens: 200, counter } }).run(
+      "word ".repeat(2000),
+    );
     expect(result.stopReason).toBe("error");
     expect(ContextOverflowError.isInstance(result.error)).toBe(true);
     expect(result.error?.message).toMatch(/context budget/);
     expect(model.calls).toHaveLength(0);
   });
 
-  it("sends a latest message that misses the compaction target but fits maxTokens; refuses one over maxTokens", async () => {
-    // maxTokens 1000: compaction aims at 1000 × 0.75 × 0.7 = 525 tokens. A ~800-token task cannot get there
+  it("sends a latest message that misses the compaction target but fits maxContextTokens; refuses one over maxContextTokens", async () => {
+    // maxContextTokens 1000: compaction aims at 1000 × 0.75 × 0.7 = 525 tokens. A ~800-token task cannot get there
     // (it must be kept whole) but fits the window, so it is sent rather than refused.
     const task = "word ".repeat(800);
     const tokens = count([{ role: "user", content: task }]);
     expect(tokens).toBeGreaterThan(750);
     expect(tokens).toBeLessThan(1000);
     const model = new ScriptedModel([{ text: "ok" }]);
-    const fits = await new Agent({ model, context: { maxTokens: 1000, counter } }).run(task);
+    const fits = await new Agent({ model, context: { maxContextTokens: 1000, counter } }).run(task);
     expect(fits.error).toBeUndefined();
     expect(fits.stopReason).toBe("completed");
     expect(model.calls).toHaveLength(1);
 
     const refused = await new Agent({
       model: new ScriptedModel([]),
-      context: { maxTokens: 700, counter },
+      context: { maxContextTokens: 700, counter },
     }).run(task);
     expect(ContextOverflowError.isInstance(refused.error)).toBe(true);
     expect((refused.error as ContextOverflowError).budget).toBe(700);
@@ -222,7 +224,7 @@ describe("agent loop: context compaction", () => {
       tools: [fetchPage],
       store,
       loopDetection: false,
-      context: { maxTokens: 4000, counter, truncateToolResultsTo: 5000 },
+      context: { maxContextTokens: 4000, counter, truncateToolResultsTo: 5000 },
     }).run("Read pages.", { sessionId: "compacted" });
     expect(compactions(result.events).length).toBeGreaterThan(0);
     const stored = (await store.load("compacted"))?.messages ?? [];

@@ -77,7 +77,7 @@ describe("agent loop: limits", () => {
     const result = await new Agent({
       model: busyModel({ totalTokens: 40 }),
       tools: [counted],
-      limits: { maxTokens: 100 },
+      limits: { maxTotalTokens: 100 },
     }).run("go");
     expect(result.stopReason).toBe("token_limit");
     expect(result.turns).toBe(3);
@@ -99,13 +99,13 @@ describe("agent loop: limits", () => {
     const result = await new Agent({
       model,
       tools: [echo],
-      limits: { softMaxSteps: 3 },
-      prompts: { softSteps: ({ steps }) => `CHECKPOINT after ${steps}` },
+      limits: { softMaxTurns: 3 },
+      prompts: { softTurns: ({ turns }) => `CHECKPOINT after ${turns}` },
     }).run("go");
     expect(result.stopReason).toBe("completed");
     const soft = result.events.filter((e): e is AgentEventOf<"soft_limit"> => e.type === "soft_limit");
-    expect(soft.map((e) => e.step)).toEqual([3, 6]);
-    expect(soft[0]?.data).toEqual({ reason: "steps", prompt: "CHECKPOINT after 3" });
+    expect(soft.map((e) => e.turn)).toEqual([3, 6]);
+    expect(soft[0]?.data).toEqual({ reason: "turns", prompt: "CHECKPOINT after 3" });
     const fourth = model.calls[3]?.request.messages.at(-1);
     expect(fourth).toEqual({ role: "user", content: "CHECKPOINT after 3" });
     expect(model.calls[2]?.request.messages.at(-1)?.role).toBe("tool");

@@ -58,7 +58,7 @@ describe("agentLoop: the checkpoint seam", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("persists once per completed tool step and once at the end, all through the checkpoint", async () => {
-    const step = vi.spyOn(Checkpoint.prototype, "step");
+    const step = vi.spyOn(Checkpoint.prototype, "turnDone");
     const end = vi.spyOn(Checkpoint.prototype, "end");
     const { calls, persistence } = recording();
     const outcome = await drive(reading(2), { persistence });
@@ -72,7 +72,7 @@ describe("agentLoop: the checkpoint seam", () => {
   it("replaces the stored history after each compaction, then goes on flushing", async () => {
     const compacted = vi.spyOn(Checkpoint.prototype, "compacted");
     const { calls, persistence } = recording();
-    const context = resolveContextOptions({ maxTokens: 4000, counter: createEstimatingCounter() });
+    const context = resolveContextOptions({ maxContextTokens: 4000, counter: createEstimatingCounter() });
     const outcome = await drive(reading(8), { persistence, context });
     expect(outcome.stopReason).toBe("completed");
     const replaced = calls.filter((c) => c.startsWith("replace"));

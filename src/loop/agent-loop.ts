@@ -76,7 +76,7 @@ export interface AgentLoopOutcome {
   costUnknownModels: string[];
   /** With stop reason `awaiting_approval`: the calls waiting for a decision. */
   pendingApprovals?: PendingApproval[];
-  /** The step trace, when the run was recorded (added by the Agent's trace wrapper). */
+  /** The trace, when the run was recorded (added by the Agent's trace wrapper). */
   trace?: Trace;
   error?: Error;
 }
@@ -102,10 +102,10 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     if (config.resume !== undefined) {
       // A paused turn: its calls (the last assistant message's) run now, with the human's decisions.
       const calls = approvals.pausedCalls();
-      const resumed = yield* toolStep({ ...run.tools, calls, step: 0, decisions: config.resume });
+      const resumed = yield* toolStep({ ...run.tools, calls, turn: 0, decisions: config.resume });
       if (resumed.kind === "done") for (const message of resumed.messages) state.messages.push(message);
       approvals.resumed();
-      await checkpoint.step();
+      await checkpoint.turnDone();
     }
     while (stopReason === undefined) {
       const limit = signal.stopReason() ?? limits.beforeTurn();
@@ -135,17 +135,17 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
           stopReason = verdict.stopReason;
           break;
         }
-        await checkpoint.step(); // refused: every call was answered, the run goes on
+        await checkpoint.turnDone(); // refused: every call was answered, the run goes on
         continue;
       }
       const decisions = approvals.decisionsFor(state.turns);
-      const result = yield* toolStep({ ...run.tools, calls, step: state.turns, decisions });
+      const result = yield* toolStep({ ...run.tools, calls, turn: state.turns, decisions });
       if (result.kind === "paused") {
         stopReason = approvals.pause(result.pending);
         break;
       }
       for (const message of result.messages) state.messages.push(message);
-      await checkpoint.step();
+      await checkpoint.turnDone();
     }
   } catch (error) {
     if (signal.aborted) {

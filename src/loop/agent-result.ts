@@ -41,7 +41,7 @@ export interface AgentResult {
    * `agent.resume(result, { approve, deny })` (the result is JSON: it can be stored and resumed elsewhere).
    */
   pendingApprovals?: PendingApproval[];
-  /** The step trace, with `trace: true` (see docs/traces.md). */
+  /** The trace, with `trace: true` (see docs/traces.md). */
   trace?: Trace;
   /** Set when `stopReason` is "error". */
   error?: Error;
@@ -62,10 +62,10 @@ export class AgentResultBuilder {
     this.events.push(event);
     if (event.type === "action") {
       const record: ToolCallRecord = {
-        turn: event.step,
+        turn: event.turn,
         id: event.data.toolCallId,
-        name: event.data.tool,
-        arguments: event.data.args,
+        name: event.data.toolName,
+        arguments: event.data.arguments,
         ok: false,
         result: "",
         durationMs: 0,

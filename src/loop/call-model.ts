@@ -18,7 +18,7 @@ export interface CallModelOptions {
   /** The agent's one retry policy: every retryable failure of the call (request or stream) is retried with it. */
   retry: RetryPolicy;
   signal: AbortSignal;
-  step: number;
+  turn: number;
 }
 
 /** True for failures a new attempt may fix: agentloop errors marked `isRetryable` (ModelCallError and kin). */
@@ -35,12 +35,12 @@ function isRetryable(error: unknown): boolean {
  * streamed text). Nothing has been executed yet at this point, so a retry never runs a tool twice.
  */
 export async function* callModel(options: CallModelOptions): AsyncGenerator<AgentEvent, ModelResponse> {
-  const { model, request, stream, retry, signal, step } = options;
+  const { model, request, stream, retry, signal, turn } = options;
   for (let attempt = 1; ; attempt++) {
     const channel = new AsyncChannel<AgentEvent>();
     const onRetry = ({ attempt: n, delayMs, error }: RetryInfo) =>
       channel.push(
-        createEvent("retry", step, {
+        createEvent("retry", turn, {
           attempt: n,
           delayMs,
           error: describeError(error).message,
@@ -62,7 +62,7 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
       for await (const part of model.stream(request, callOptions)) {
         delivered = true;
         collector.add(part);
-        if (part.type === "text-delta") channel.push(createEvent("text_delta", step, { delta: part.delta }));
+        if (part.type === "text_delta") channel.push(createEvent("text_delta", turn, { delta: part.delta }));
       }
       response = collector.response();
     })();
@@ -80,7 +80,7 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
       const retryAfterMs = ModelCallError.isInstance(error) ? error.retryAfterMs : undefined;
       const delayMs = computeRetryDelay({ policy: retry, attempt, retryAfterMs });
       const message = describeError(error).message;
-      yield createEvent("retry", step, { attempt, delayMs, error: message, source });
+      yield createEvent("retry", turn, { attempt, delayMs, error: message, source });
       await sleep(delayMs, signal);
     }
   }

@@ -30,7 +30,7 @@ export interface ContextManagerOptions {
 
 /**
  * Keeps one run's history within the context budget. Before each model call `prepare` measures the request
- * incrementally (only new messages are counted) and compacts in place when it exceeds `compactAt × maxTokens`;
+ * incrementally (only new messages are counted) and compacts in place when it exceeds `compactAt × maxContextTokens`;
  * `recover` compacts harder after a provider said the context was too long. The messages array is rewritten in
  * place, so the loop and its result keep one array.
  */
@@ -81,9 +81,9 @@ export class ContextManager {
     if (options === undefined) return false;
     const tokens = await this.measure(args.messages, args.tools);
     // With a margin for the provider's count varying around the learned factor (docs/context.md).
-    if (tokens * (1 + COMPACTION_MARGIN) <= options.compactAt * options.maxTokens) return false;
+    if (tokens * (1 + COMPACTION_MARGIN) <= options.compactAt * options.maxContextTokens) return false;
     const target = Math.floor(
-      (options.targetRatio * options.compactAt * options.maxTokens) / (1 + COMPACTION_MARGIN),
+      (options.targetRatio * options.compactAt * options.maxContextTokens) / (1 + COMPACTION_MARGIN),
     );
     return yield* this.compact({ ...args, tokens, target, reason: "threshold" });
   }
@@ -101,7 +101,7 @@ export class ContextManager {
     const configured =
       options === undefined
         ? Infinity
-        : Math.floor(options.targetRatio * options.compactAt * options.maxTokens);
+        : Math.floor(options.targetRatio * options.compactAt * options.maxContextTokens);
     const target = Math.min(configured, Math.floor(tokens * 0.6));
     return yield* this.compact({ ...args, tokens, target, reason: "context_length_exceeded" });
   }
@@ -123,13 +123,13 @@ export class ContextManager {
     });
     if (!result.fits) {
       // The minimum compaction must keep misses the target. It is still sent when it fits the window itself
-      // (`maxTokens`; after a context-length error without options: less than what was refused).
+      // (`maxContextTokens`; after a context-length error without options: less than what was refused).
       const needed = Math.ceil((result.tokensAfter + toolTokens) * tracker.factor);
-      const ceiling = options === undefined ? args.tokens - 1 : options.maxTokens;
+      const ceiling = options === undefined ? args.tokens - 1 : options.maxContextTokens;
       if (needed > ceiling) throw new ContextOverflowError({ tokens: needed, budget: ceiling });
     }
     if (result.removed.length === 0 && result.truncated === 0) return false;
-    const strategy = options?.strategy ?? "sliding-window";
+    const strategy = options?.strategy ?? "sliding_window";
     let compacted = result.messages;
     if (strategy === "summarize" && result.removed.length > 0) {
       const summaryModel = options?.summaryModel ?? this.config.model;
@@ -146,7 +146,7 @@ export class ContextManager {
     for (const message of compacted) args.messages.push(message);
     tracker.reset();
     const tokensAfter = await this.measure(args.messages, args.tools);
-    yield createEvent("compaction", args.step, {
+    yield createEvent("compaction", args.turn, {
       removedMessages: result.removed.length,
       truncatedToolResults: result.truncated,
       tokensBefore: args.tokens,
@@ -163,5 +163,5 @@ export interface CompactArgs {
   messages: Message[];
   tools: readonly ModelToolSpec[] | undefined;
   signal: AbortSignal;
-  step: number;
+  turn: number;
 }

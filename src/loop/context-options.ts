@@ -6,16 +6,16 @@ import type { Model } from "../models/model.js";
 /** How the history is kept within the model's context window (`new Agent({ context })`). */
 export interface ContextOptions {
   /** The context budget in tokens (the model's window, or less). Required. */
-  maxTokens: number;
-  /** Compact before a model call whose request would exceed `compactAt × maxTokens`. Default 0.75. */
+  maxContextTokens: number;
+  /** Compact before a model call whose request would exceed `compactAt × maxContextTokens`. Default 0.75. */
   compactAt?: number;
   /**
-   * After compacting, the request is at most `targetRatio × compactAt × maxTokens`, so compaction does not
+   * After compacting, the request is at most `targetRatio × compactAt × maxContextTokens`, so compaction does not
    * run again on the very next turn. Default 0.7.
    */
   targetRatio?: number;
-  /** "sliding-window" drops the oldest turns (with a marker); "summarize" folds them into a running summary. */
-  strategy?: "sliding-window" | "summarize";
+  /** "sliding_window" drops the oldest turns (with a marker); "summarize" folds them into a running summary. */
+  strategy?: "sliding_window" | "summarize";
   /** Keep at least this many latest messages when possible. Default 6. */
   keepLastMessages?: number;
   /** Old tool results are first truncated to this many characters. Default 2,000. */
@@ -40,7 +40,7 @@ export function resolveContextOptions(options: ContextOptions): ResolvedContextO
   const resolved: ResolvedContextOptions = {
     compactAt: 0.75,
     targetRatio: 0.7,
-    strategy: "sliding-window",
+    strategy: "sliding_window",
     keepLastMessages: 6,
     truncateToolResultsTo: 2000,
     ...options,
@@ -49,12 +49,22 @@ export function resolveContextOptions(options: ContextOptions): ResolvedContextO
   const check = (name: string, ok: boolean, value: unknown) => {
     if (!ok) throw new InvalidArgumentError({ argument: `context.${name}`, message: `got ${String(value)}` });
   };
-  check("maxTokens", Number.isFinite(resolved.maxTokens) && resolved.maxTokens > 0, resolved.maxTokens);
+  check(
+    "maxContextTokens",
+    Number.isFinite(resolved.maxContextTokens) && resolved.maxContextTokens > 0,
+    resolved.maxContextTokens,
+  );
+  if ((resolved.strategy as string) === "sliding-window") {
+    throw new InvalidArgumentError({
+      argument: "context.strategy",
+      message: 'renamed to "sliding_window" in agentloop 0.2; use "sliding_window" or "summarize"',
+    });
+  }
   check("compactAt", resolved.compactAt > 0 && resolved.compactAt <= 1, resolved.compactAt);
   check("targetRatio", resolved.targetRatio > 0 && resolved.targetRatio <= 1, resolved.targetRatio);
   check(
     "strategy",
-    resolved.strategy === "sliding-window" || resolved.strategy === "summarize",
+    resolved.strategy === "sliding_window" || resolved.strategy === "summarize",
     resolved.strategy,
   );
   check(

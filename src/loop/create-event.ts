@@ -1,13 +1,13 @@
 import { describeFailure } from "../util/to-error.js";
 import type { AgentEventDataMap, AgentEventOf, AgentEventType } from "./agent-event.js";
 
-/** Builds an event `{ type, step, timestamp, data }`. */
+/** Builds an event `{ type, turn, timestamp, data }`. */
 export function createEvent<K extends AgentEventType>(
   type: K,
-  step: number,
+  turn: number,
   data: AgentEventDataMap[K],
 ): AgentEventOf<K> {
-  return { type, step, timestamp: Date.now(), data } as AgentEventOf<K>;
+  return { type, turn, timestamp: Date.now(), data } as AgentEventOf<K>;
 }
 
 /**

@@ -34,7 +34,7 @@ function setup({
       },
     } as EndRunOptions["checkpoint"],
     cost: { totals: () => ({ costUsd: 0.75, costUnknownModels: ["m"] }) },
-    approvals: { pending: [{ toolCallId: "a", tool: "t", args: {} }] },
+    approvals: { pending: [{ toolCallId: "a", toolName: "t", arguments: {} }] },
   };
   return { state, ends, options };
 }
@@ -62,7 +62,7 @@ describe("endRun", () => {
       expect(state.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "a", content, isError: true });
       expect(ends).toEqual([stopReason]);
       expect(events).toEqual([
-        expect.objectContaining({ type: "loop_end", step: 2, data: { stopReason, text: "last" } }),
+        expect.objectContaining({ type: "loop_end", turn: 2, data: { stopReason, text: "last" } }),
       ]);
       expect(outcome).toEqual({
         stopReason,
@@ -80,7 +80,7 @@ describe("endRun", () => {
     const { state, options } = setup({ stopReason: "awaiting_approval" });
     const { outcome } = await finish(options);
     expect(state.messages).toHaveLength(2);
-    expect(outcome.pendingApprovals).toEqual([{ toolCallId: "a", tool: "t", args: {} }]);
+    expect(outcome.pendingApprovals).toEqual([{ toolCallId: "a", toolName: "t", arguments: {} }]);
   });
 
   it("keeps the failure that ended the run", async () => {

@@ -74,7 +74,7 @@ describe("createLoopRun", () => {
         replace: async (m) => void calls.push(`replace ${m.length}`),
       },
     });
-    await run.checkpoint.step();
+    await run.checkpoint.turnDone();
     await run.checkpoint.compacted();
     expect(calls).toEqual(["flush 1", "replace 1"]);
   });

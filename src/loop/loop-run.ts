@@ -21,7 +21,7 @@ export interface LoopRun {
   modelName: string;
   /** Abort and timeout. */
   signal: RunSignal;
-  /** maxTokens, maxTurns and the wrap-up. */
+  /** maxTotalTokens, maxTurns and the wrap-up. */
   limits: TurnLimits;
   /** Soft checkpoints (steps and time). */
   soft: SoftCheckpoints;
@@ -35,8 +35,8 @@ export interface LoopRun {
   checkpoint: Checkpoint;
   /** The cost cap and the shared budget; the run's totals. */
   cost: CostGuard;
-  /** The tool step's options, except the turn's calls, step and decisions. */
-  tools: Omit<ToolStepOptions, "calls" | "step" | "decisions">;
+  /** The tool step's options, except the turn's calls, turn and decisions. */
+  tools: Omit<ToolStepOptions, "calls" | "turn" | "decisions">;
 }
 
 /** Builds the state and the policies of one run from its config (starts the run's timeout). */

@@ -10,7 +10,7 @@ export interface LoopState {
   readonly messages: Message[];
   /** The run's usage, summary calls included. */
   readonly usage: Usage;
-  /** Completed model turns (the `step` of the turn's events). */
+  /** Completed model turns (the `turn` of the turn's events). */
   turns: number;
   /** The latest non-empty answer text. */
   text: string;

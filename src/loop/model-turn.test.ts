@@ -53,7 +53,7 @@ function setup(steps: ScriptedSteps, seams: Partial<ModelTurnOptions> = {}) {
           truncatedToolResults: 0,
           tokensBefore: 10,
           tokensAfter: 5,
-          strategy: "sliding-window",
+          strategy: "sliding_window",
           reason: "context_length_exceeded",
         });
         return true;
@@ -99,7 +99,7 @@ describe("ModelTurn", () => {
     expect(state.messages.at(-1)).toEqual({ role: "assistant", content: "hello" });
     expect(events.map((e) => e.type)).toEqual(["model_call"]);
     expect(events[0]).toMatchObject({
-      step: 1,
+      turn: 1,
       data: { model: "scripted:scripted", costUsd: 0.5, priced: true },
     });
     expect(log).toEqual(["calibrate 7"]); // no compaction, no budget: nothing else touched
@@ -116,14 +116,14 @@ describe("ModelTurn", () => {
       compactBeforeCalls: true,
       context: {
         prepare: async function* (args) {
-          log.push(`prepare step ${args.step}`);
+          log.push(`prepare turn ${args.turn}`);
           args.messages.unshift({ role: "user", content: "summary" });
-          yield createEvent("compaction", args.step, {
+          yield createEvent("compaction", args.turn, {
             removedMessages: 0,
             truncatedToolResults: 0,
             tokensBefore: 9,
             tokensAfter: 9,
-            strategy: "sliding-window",
+            strategy: "sliding_window",
             reason: "threshold",
           });
           return true;
@@ -137,7 +137,7 @@ describe("ModelTurn", () => {
       },
     });
     const { events } = await run(turn.run());
-    expect(log).toEqual(["prepare step 1", "compacted"]);
+    expect(log).toEqual(["prepare turn 1", "compacted"]);
     expect(events.map((e) => e.type)).toEqual(["compaction", "model_call"]);
     expect(model.calls[0]?.request.messages[0]).toEqual({ role: "user", content: "summary" });
   });

@@ -52,12 +52,12 @@ export class ModelTurn {
   async *run(overrides?: Partial<ModelRequest>): AsyncGenerator<AgentEvent, ModelResponse | undefined> {
     const { state, context, cost, checkpoint, signal, model } = this.options;
     const req = this.request(overrides);
-    const step = state.turns + 1;
+    const turn = state.turns + 1;
     state.modelCalled = true;
     const t0 = performance.now();
     // Without a context option there is nothing to measure: no generator, no counting on the hot path.
     if (this.options.compactBeforeCalls) {
-      const args = { messages: state.messages, tools: req.tools, signal, step };
+      const args = { messages: state.messages, tools: req.tools, signal, turn };
       if (yield* context.prepare(args)) await checkpoint.compacted();
     }
     // Without a cap or a budget there is nothing to estimate: no await.
@@ -69,7 +69,7 @@ export class ModelTurn {
       stream: this.options.stream,
       retry: this.options.retry,
       signal,
-      step,
+      turn,
     };
     let response: ModelResponse;
     try {
@@ -78,7 +78,7 @@ export class ModelTurn {
       } catch (error) {
         // A context-length error: compact harder and retry the call once.
         if (signal.aborted || !isContextLengthError(error)) throw error;
-        if (!(yield* context.recover({ messages: state.messages, tools: req.tools, signal, step, error })))
+        if (!(yield* context.recover({ messages: state.messages, tools: req.tools, signal, turn, error })))
           throw error;
         await checkpoint.compacted();
         response = yield* callModel(call);
@@ -90,12 +90,12 @@ export class ModelTurn {
     const { costUsd, priced, firstUnpriced } = cost.price(response);
     // Only a budget reservation has something to settle: no promise hop per turn without one.
     if (reservation !== undefined) await cost.settle(reservation, costUsd);
-    state.turns = step;
+    state.turns = turn;
     context.calibrate(response.usage.inputTokens);
     addUsage(state.usage, response.usage);
     const latencyMs = Math.round(performance.now() - t0);
     const { finishReason, usage } = response;
-    yield createEvent("model_call", step, {
+    yield createEvent("model_call", turn, {
       model: this.options.modelName,
       finishReason,
       usage,
@@ -106,7 +106,7 @@ export class ModelTurn {
     if (firstUnpriced) {
       // Once per run and model: its cost is not known (a warning, the run goes on).
       const message = unpricedModelMessage(model.modelId);
-      yield createEvent("error", step, { name: "UnpricedModel", message, fatal: false });
+      yield createEvent("error", turn, { name: "UnpricedModel", message, fatal: false });
     }
     const answer = this.options.checks.accept(response);
     state.messages.push(assistantMessage(answer));

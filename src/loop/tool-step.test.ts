@@ -57,7 +57,7 @@ async function step(calls: ToolCall[], extra: { decisions?: ApprovalDecisions; s
   const gen = toolStep({
     calls,
     registry,
-    step: 3,
+    turn: 3,
     signal: extra.signal ?? new AbortController().signal,
     parallel: true,
     concurrency: undefined,
@@ -83,7 +83,7 @@ describe("toolStep", () => {
     ]);
     expect(events.map((e) => e.type)).toEqual(["action", "action", "observation", "observation"]);
     expect(ids(events, "observation")).toEqual(["fast", "slow"]);
-    expect(events.every((e) => e.step === 3)).toBe(true);
+    expect(events.every((e) => e.turn === 3)).toBe(true);
     expect(result).toEqual({
       kind: "done",
       messages: [
@@ -102,13 +102,13 @@ describe("toolStep", () => {
     expect(events).toEqual([
       expect.objectContaining({
         type: "approval_requested",
-        step: 3,
-        data: { calls: [{ toolCallId: "g", tool: "rm", args: { path: "/tmp/x" } }] },
+        turn: 3,
+        data: { calls: [{ toolCallId: "g", toolName: "rm", arguments: { path: "/tmp/x" } }] },
       }),
     ]);
     expect(result).toEqual({
       kind: "paused",
-      pending: [{ toolCallId: "g", tool: "rm", args: { path: "/tmp/x" } }],
+      pending: [{ toolCallId: "g", toolName: "rm", arguments: { path: "/tmp/x" } }],
     });
   });
 

@@ -10,8 +10,8 @@ import { createEvent } from "./create-event.js";
 /** A tool call waiting for a human's decision. */
 export interface PendingApproval {
   toolCallId: string;
-  tool: string;
-  args: unknown;
+  toolName: string;
+  arguments: unknown;
 }
 
 /** A human's decisions on pending calls, by tool call id. Calls in neither list are denied. */
@@ -25,8 +25,8 @@ export interface ToolStepOptions {
   /** The calls of one model turn. */
   calls: ToolCall[];
   registry: ToolRegistry;
-  /** The turn, passed to tools as `ctx.step` and set on the step's events. */
-  step: number;
+  /** The turn, passed to tools as `ctx.turn` and set on the turn's events. */
+  turn: number;
   /** The run's signal: aborting it aborts every running tool. */
   signal: AbortSignal;
   parallel: boolean;
@@ -71,10 +71,10 @@ function toolMessage(outcome: ToolOutcome): ToolMessage {
   return message;
 }
 
-function observation(outcome: ToolOutcome, step: number): AgentEvent {
-  return createEvent("observation", step, {
+function observation(outcome: ToolOutcome, turn: number): AgentEvent {
+  return createEvent("observation", turn, {
     toolCallId: outcome.toolCallId,
-    tool: outcome.toolName,
+    toolName: outcome.toolName,
     result: outcome.content,
     ok: outcome.ok,
     durationMs: outcome.durationMs,
@@ -104,12 +104,12 @@ class ToolRun {
   outcomes: ToolOutcome[] = [];
 
   constructor({ options, calls }: { options: ToolStepOptions; calls: ToolCall[] }) {
-    const { step } = options;
+    const { turn } = options;
     const observed = new Set<string>();
     executeToolCalls({
       calls,
       registry: options.registry,
-      step,
+      turn,
       sessionId: options.sessionId,
       state: options.state,
       signal: options.signal,
@@ -120,13 +120,13 @@ class ToolRun {
       ...(options.maxResultChars !== undefined && { maxResultChars: options.maxResultChars }),
       onEnd: (outcome) => {
         observed.add(outcome.toolCallId);
-        this.events.push(observation(outcome, step));
+        this.events.push(observation(outcome, turn));
       },
     }).then(
       (outcomes) => {
         this.outcomes = outcomes;
         for (const outcome of outcomes)
-          if (!observed.has(outcome.toolCallId)) this.events.push(observation(outcome, step));
+          if (!observed.has(outcome.toolCallId)) this.events.push(observation(outcome, turn));
         this.events.close();
       },
       (error: unknown) => this.events.fail(error),
@@ -142,7 +142,7 @@ class ToolRun {
  * `action` event for every call, then an `observation` as each finishes; the tool messages in call order.
  */
 export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentEvent, ToolStepResult> {
-  const { calls, registry, step, decisions } = options;
+  const { calls, registry, turn, decisions } = options;
   const gated = new Set<string>();
   for (const call of calls) {
     // Most tools never need approval: decide those synchronously (no promise per call on the hot path).
@@ -152,13 +152,17 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
   if (gated.size > 0 && decisions === undefined) {
     const pending = calls
       .filter((call) => gated.has(call.id))
-      .map((call) => ({ toolCallId: call.id, tool: call.name, args: call.arguments ?? call.rawArguments }));
-    yield createEvent("approval_requested", step, { calls: pending });
+      .map((call) => ({
+        toolCallId: call.id,
+        toolName: call.name,
+        arguments: call.arguments ?? call.rawArguments,
+      }));
+    yield createEvent("approval_requested", turn, { calls: pending });
     return { kind: "paused", pending };
   }
   for (const call of calls) {
     const args = call.arguments ?? call.rawArguments;
-    yield createEvent("action", step, { toolCallId: call.id, tool: call.name, args });
+    yield createEvent("action", turn, { toolCallId: call.id, toolName: call.name, arguments: args });
   }
   const denied =
     gated.size === 0 ? undefined : new Set([...gated].filter((id) => !decisions?.approve.has(id)));
@@ -174,7 +178,7 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
       if (!denied.has(call.id)) continue;
       const outcome = deniedOutcome(call);
       outcomes.set(call.id, outcome);
-      yield observation(outcome, step);
+      yield observation(outcome, turn);
     }
   }
   return { kind: "done", messages: inCallOrder({ calls, outcomes }) };

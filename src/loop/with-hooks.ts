@@ -31,23 +31,23 @@ async function* callHooks(
   hooks: AgentHooks,
 ): AsyncGenerator<AgentEvent, unknown> {
   const late: AgentEvent[] = [];
-  const report = (hook: string, error: unknown, step: number): AgentEvent =>
-    createEvent("error", step, {
+  const report = (hook: string, error: unknown, turn: number): AgentEvent =>
+    createEvent("error", turn, {
       name: "HookError",
       message: `${hook} failed: ${describeError(error).message}`,
       fatal: false,
     });
-  const call = (hook: string, fn: () => void | Promise<void>, step: number): AgentEvent | undefined => {
+  const call = (hook: string, fn: () => void | Promise<void>, turn: number): AgentEvent | undefined => {
     try {
       const result: unknown = fn();
       // Any object may be a thenable (a Promise, or one whose `then` throws): Promise.resolve adopts it and
       // turns every failure, synchronous or not, into a rejection that is caught here.
       if ((typeof result === "object" && result !== null) || typeof result === "function") {
-        Promise.resolve(result).then(undefined, (error: unknown) => late.push(report(hook, error, step)));
+        Promise.resolve(result).then(undefined, (error: unknown) => late.push(report(hook, error, turn)));
       }
       return undefined;
     } catch (error) {
-      return report(hook, error, step);
+      return report(hook, error, turn);
     }
   };
   let done = false;
@@ -63,10 +63,10 @@ async function* callHooks(
       const { onEvent, onToolStart, onToolEnd } = hooks;
       const push = (failure: AgentEvent | undefined) => failure !== undefined && failures.push(failure);
       if (event.type === "action" && onToolStart)
-        push(call("onToolStart", () => onToolStart(event), event.step));
+        push(call("onToolStart", () => onToolStart(event), event.turn));
       if (event.type === "observation" && onToolEnd)
-        push(call("onToolEnd", () => onToolEnd(event), event.step));
-      if (onEvent) push(call("onEvent", () => onEvent(event), event.step));
+        push(call("onToolEnd", () => onToolEnd(event), event.turn));
+      if (onEvent) push(call("onEvent", () => onEvent(event), event.turn));
       // Keep loop_end last: report hook failures before it.
       if (event.type === "loop_end") {
         yield* late.splice(0);

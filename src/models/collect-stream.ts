@@ -20,16 +20,16 @@ export class StreamCollector {
   /** Adds one part. Throws the error of an `error` part. */
   add(part: ModelStreamPart): void {
     switch (part.type) {
-      case "text-delta":
+      case "text_delta":
         this.text += part.delta;
         break;
-      case "refusal-delta":
+      case "refusal_delta":
         this.refusal += part.delta;
         break;
-      case "tool-call-end":
+      case "tool_call_end":
         this.toolCalls.push(part.toolCall);
         break;
-      case "provider-data":
+      case "provider_data":
         this.providerData = { ...this.providerData, ...part.data };
         break;
       case "finish":

@@ -4,17 +4,17 @@ import type { Usage } from "./usage.js";
 
 /**
  * One part of a streamed model answer: a flat discriminated union. Tool calls are announced
- * (`tool-call-start`), their raw argument text streams (`tool-call-delta`), and the complete, parsed call
- * follows (`tool-call-end`). A stream ends with `finish` (or `error`).
+ * (`tool_call_start`), their raw argument text streams (`tool_call_delta`), and the complete, parsed call
+ * follows (`tool_call_end`). A stream ends with `finish` (or `error`).
  */
 export type ModelStreamPart =
-  | { type: "text-delta"; delta: string }
-  | { type: "refusal-delta"; delta: string }
-  | { type: "reasoning-delta"; delta: string }
-  | { type: "tool-call-start"; id: string; name: string }
-  | { type: "tool-call-delta"; id: string; delta: string }
-  | { type: "tool-call-end"; toolCall: ToolCall }
-  | { type: "provider-data"; data: Record<string, unknown> }
+  | { type: "text_delta"; delta: string }
+  | { type: "refusal_delta"; delta: string }
+  | { type: "reasoning_delta"; delta: string }
+  | { type: "tool_call_start"; id: string; name: string }
+  | { type: "tool_call_delta"; id: string; delta: string }
+  | { type: "tool_call_end"; toolCall: ToolCall }
+  | { type: "provider_data"; data: Record<string, unknown> }
   | {
       type: "finish";
       usage: Usage;

@@ -18,7 +18,7 @@ describe("PlanAgent: execution", () => {
     const result = await new PlanAgent({ model, tools: [weather], profile: en }).run("weather?");
     expect(calls).toEqual(["Paris"]);
     const [missing, paris] = result.observations;
-    expect(missing).toMatchObject({ step: 1, round: 0, tool: "get_weather", ok: false, arguments: {} });
+    expect(missing).toMatchObject({ step: 1, round: 0, toolName: "get_weather", ok: false, arguments: {} });
     expect(missing?.ok === false && missing.error.type).toBe("ToolArgumentsError");
     expect(missing?.ok === false && missing.error.message).toContain('"city"');
     expect(paris).toMatchObject({ step: 2, ok: true, result: '{"city":"Paris","tempC":18}' });
@@ -187,34 +187,40 @@ describe("PlanAgent: execution", () => {
       onEvent: (e) => void seen.push(e),
     });
     const result = await agent.run("40 + 7");
-    expect(result.events.map((e) => e.type)).toEqual([
+    // The plan-and-execute run is the agent loop: the planning turn, its steps, then the answering turn (the
+    // step report: no request). The scripted model has no price: a non-fatal UnpricedModel warning.
+    expect(result.events.map((e) => (e.type === "error" ? `error:${e.data.name}` : e.type))).toEqual([
       "loop_start",
       "model_call",
-      "error",
+      "error:UnknownTool",
       "plan",
+      "error:UnpricedModel",
       "action",
       "observation",
+      "model_call",
       "loop_end",
     ]);
     expect(seen).toEqual(result.events);
     expect(JSON.parse(JSON.stringify(result.events))).toEqual(result.events);
-    const [start, call, , plan, action, observation, end] = result.events;
+    const [start, call, , plan, , action, observation, answer, end] = result.events;
     expect(start?.data).toEqual({ task: "40 + 7", model: "scripted:scripted" });
     expect(call?.data).toMatchObject({ model: "scripted:scripted", costUsd: 0, priced: false });
     expect(call?.data).toHaveProperty("latencyMs");
-    expect(call?.data).toHaveProperty("finishReason.unified", "stop");
+    expect(call?.data).toHaveProperty("finishReason.unified", "tool_calls");
+    expect(answer?.data).toMatchObject({ usage: { totalTokens: 0 } }); // answered without a request
     expect(plan?.data).toEqual({ round: 0, steps: [calc("40 + 7")] });
     expect(action?.data).toEqual({
       toolCallId: "plan_step_1",
-      tool: "calculator",
-      args: { expression: "40 + 7" },
+      toolName: "calculator",
+      arguments: { expression: "40 + 7" },
     });
     expect(observation?.data).toMatchObject({ toolCallId: "plan_step_1", result: "47", ok: true });
     expect(end?.data).toEqual({ stopReason: "completed", text: result.text });
-    // One model call: the run's usage is that call's (ScriptedModel estimates it from the real tokenizer).
+    // One model request: the run's usage is that call's (ScriptedModel estimates it from the real tokenizer).
     expect(result.usage).toEqual((call?.data as { usage?: unknown } | undefined)?.usage);
     expect(result.usage.totalTokens).toBe(result.usage.inputTokens + result.usage.outputTokens);
-    expect(result.turns).toBe(1);
+    expect(model.calls).toHaveLength(1);
+    expect(result.turns).toBe(2);
   });
 
   it("survives a hook that throws or rejects", async () => {
@@ -233,7 +239,7 @@ describe("PlanAgent: execution", () => {
     });
     const result = await agent.run("1 + 1");
     expect(result.text).toBe("#1 tool calculator succeeded: 2");
-    expect(count).toBe(6);
+    expect(count).toBe(8); // loop_start, model_call, plan, UnpricedModel, action, observation, model_call, loop_end
     const hookErrors = result.events.filter((e) => e.type === "error" && e.data.name === "HookError");
     expect(hookErrors.map((e) => e.type === "error" && e.data.message)).toEqual([
       "onEvent failed: renderer crashed",

@@ -9,10 +9,12 @@ import { planAnswer, toolStep, weatherTool } from "./test-utils/planner-fixtures
 const en = new Profile({ language: "en" });
 const content = (model: ScriptedModel, call: number, message: number) =>
   model.calls[call]?.request.messages[message]?.content ?? "";
+/** The run's error events, but the scripted model's UnpricedModel warnings. */
 const errorsOf = (events: readonly { type: string; data: unknown }[]) =>
   events
     .filter((e) => e.type === "error")
-    .map((e) => e.data as { name: string; message: string; fatal: boolean });
+    .map((e) => e.data as { name: string; message: string; fatal: boolean })
+    .filter((e) => e.name !== "UnpricedModel");
 
 describe("PlanAgent: planning", () => {
   it("asks for a plan with the profile, the query and each tool's name, description and schema", async () => {

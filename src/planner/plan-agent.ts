@@ -1,13 +1,28 @@
+import { Agent } from "../agent.js";
+import type { PausedRun, ResumeOptions, RunOptions } from "../agent-options.js";
+import type { Budget } from "../cost/budget.js";
+import type { RunJournal } from "../durable/run-journal.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import type { AgentLimits } from "../loop/agent-limits.js";
+import type { AgentResult } from "../loop/agent-result.js";
 import type { Model } from "../models/model.js";
 import { Profile, type ProfileOptions } from "../profiles/profile.js";
 import { resolveModel } from "../providers/resolve-model.js";
+import type { SessionStore } from "../stores/session-store.js";
 import { checkToolsOption } from "../tools/check-tools-option.js";
 import type { Tool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { checkObjectOption, checkTemperatureOption, optionKeys } from "../util/check-option.js";
-import type { PlanEventHook } from "./event-recorder.js";
-import { type PlanResult, runPlan } from "./run-plan.js";
+import { PlanEvents } from "./plan-events.js";
+import { PlanModel } from "./plan-model.js";
+import type { PlanResult } from "./plan-result.js";
+import type { PlanStep } from "./plan-step.js";
+import { rankTools } from "./rank-tools.js";
+import { readPlanRun, type StepDetails } from "./read-plan-run.js";
+
+export type { PlanEventHook } from "./plan-events.js";
+
+import type { PlanEventHook } from "./plan-events.js";
 
 /** Options of {@link PlanAgent}. Only `model` is required. */
 export interface PlanAgentOptions {
@@ -33,6 +48,22 @@ export interface PlanAgentOptions {
   maxToolResultChars?: number;
   /** Receives every event, in order. A throw or rejection becomes a non-fatal "HookError" `error` event. */
   onEvent?: PlanEventHook;
+  /** Limits of the run on the agent loop (`timeoutMs`, `maxCostUsd`, ...); `maxTurns` defaults to `replan + 3`. */
+  limits?: Partial<AgentLimits>;
+  /** Where sessions persist (`run(input, { sessionId })`), as for `Agent`. */
+  store?: SessionStore;
+  /** Where durable runs are journaled (`run(input, { runId })`), as for `Agent`. */
+  journal?: RunJournal;
+  /** A spending cap shared with other runs, as for `Agent`. */
+  budget?: Budget;
+}
+
+/** What one run of a {@link PlanAgent} is made with. */
+interface PlanRunArgs {
+  query: string;
+  maxSteps: number;
+  profile: Profile;
+  replan: number;
 }
 
 /** One request to {@link PlanAgent.execute} / {@link PlanAgent.run}. */
@@ -78,6 +109,10 @@ const OPTION_KEYS = optionKeys<PlanAgentOptions>({
   toolTimeoutMs: true,
   maxToolResultChars: true,
   onEvent: true,
+  limits: true,
+  store: true,
+  journal: true,
+  budget: true,
 });
 
 function inputError(message: string, cause?: unknown): TypeError {
@@ -91,33 +126,14 @@ function inputError(message: string, cause?: unknown): TypeError {
 const REQUEST_KEYS = new Set(["userQuery", "maxSteps", "profileOverrides"]);
 
 /**
- * A plan runs to its end without stopping, so nobody could decide on a call that needs approval: tools that
- * may need it (`needsApproval` true or a per-call check) are refused up front, by name. A tool registered
- * later in a shared registry is still never run without a decision: the executor fails such a step with
- * `ApprovalRequiredError`.
- */
-function refuseGatedTools(registry: ToolRegistry): void {
-  const gated = registry
-    .list()
-    .filter((entry) => entry.needsApproval !== false)
-    .map((entry) => JSON.stringify(entry.name));
-  if (gated.length === 0) return;
-  throw new InvalidArgumentError({
-    argument: "tools",
-    message:
-      `PlanAgent cannot ask for approval, so it cannot use tools that need it: ${gated.join(", ")} ` +
-      "(use Agent, which pauses for approval, or leave these tools out)",
-  });
-}
-
-/**
  * A plan-and-execute agent: the model writes the whole plan (a JSON array of tool and reply steps) up front,
  * the steps run in order, and the answer is a reply step's text, the summarizer's summary of the observations,
- * or a localised step report. Optionally re-plans with the observations (`replan`). Emits the same event types
- * as {@link Agent} (`loop_start`, `model_call`, `plan`, `action`, `observation`, `error`, `loop_end`), so
- * renderers and traces work unchanged. Only the `maxToolsInPrompt` tools most relevant to the query are offered
- * to the planner, and only those may be called. Options are validated here ({@link InvalidArgumentError});
- * tools that need approval are refused (a plan cannot pause for a decision; use {@link Agent} for those).
+ * or a localised step report. Optionally re-plans with the observations (`replan`). It runs on the one agent
+ * loop (a {@link PlanModel} answers its turns), so limits, abort, approvals (a gated step pauses the run;
+ * `resume` continues it), budgets, sessions, durable runs and traces work as for {@link Agent}, and it emits
+ * the same events (`plan` after the model call that planned). Only the `maxToolsInPrompt` tools most relevant
+ * to the query are offered to the planner, and only those may be called. Options are validated here
+ * ({@link InvalidArgumentError}).
  *
  * @example
  * const agent = new PlanAgent({ model, tools: [calculator], profile: new Profile({ language: "en" }) });
@@ -152,7 +168,6 @@ export class PlanAgent {
     this.summarizer = options.summarizer === undefined ? undefined : resolveModel(options.summarizer);
     this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
-    refuseGatedTools(this.tools);
     this.profile = options.profile instanceof Profile ? options.profile : new Profile(options.profile ?? {});
     checkInteger("maxSteps", options.maxSteps, 1);
     checkInteger("replan", options.replan, 0);
@@ -177,11 +192,11 @@ export class PlanAgent {
    * `maxSteps`, and resolves with the answer. Rejects with a `TypeError` when `query` is not a non-empty string,
    * and with the model's error when a model call fails.
    */
-  async step(query: string): Promise<string> {
+  async step(query: string, options: RunOptions = {}): Promise<string> {
     if (typeof query !== "string" || query.trim() === "")
       throw inputError("the query is not a non-empty string");
     return this.answer(
-      await this.runWith({ query, maxSteps: this.maxSteps, profile: this.profile, replan: 0 }),
+      await this.runWith({ query, maxSteps: this.maxSteps, profile: this.profile, replan: 0, options }),
     );
   }
 
@@ -191,8 +206,8 @@ export class PlanAgent {
    * changed, so they are gone afterwards even when the call fails. Rejects with a `TypeError` for any other
    * input, and with the model's error when a model call fails (use {@link PlanAgent.run} for a result instead).
    */
-  async execute(input: PlanAgentInput): Promise<string> {
-    return this.answer(await this.run(input));
+  async execute(input: PlanAgentInput, options: RunOptions = {}): Promise<string> {
+    return this.answer(await this.run(input, options));
   }
 
   /**
@@ -200,9 +215,24 @@ export class PlanAgent {
    * events, usage); `text` is what `execute` resolves with. Model failures do not reject: the result has
    * stop reason "error" and `error`. Invalid input rejects with a `TypeError`.
    */
-  async run(input: PlanAgentInput): Promise<PlanResult> {
+  async run(input: PlanAgentInput, options: RunOptions = {}): Promise<PlanResult> {
     const { query, maxSteps, profile } = this.resolveInput(input);
-    return this.runWith({ query, maxSteps, profile, replan: this.replan });
+    return this.runWith({ query, maxSteps, profile, replan: this.replan, options });
+  }
+
+  /**
+   * Continues a run that stopped with `awaiting_approval` (a plan step calls a tool that needs approval), as
+   * `Agent.resume` does: `paused` is the paused result, `{ sessionId }` or a durable run's id. Resumed with the
+   * agent's own profile and `maxSteps`; every tool is offered to later rounds.
+   */
+  async resume(paused: PausedRun, decisions: ResumeOptions = {}): Promise<PlanResult> {
+    const setup = this.setup({
+      query: "",
+      maxSteps: this.maxSteps,
+      profile: this.profile,
+      replan: this.replan,
+    });
+    return setup.finish(await setup.agent.resume(paused, decisions));
   }
 
   private answer(result: PlanResult): string {
@@ -210,24 +240,67 @@ export class PlanAgent {
     return result.text;
   }
 
-  private runWith(args: {
-    query: string;
-    maxSteps: number;
-    profile: Profile;
-    replan: number;
-  }): Promise<PlanResult> {
+  private async runWith(args: PlanRunArgs & { options: RunOptions }): Promise<PlanResult> {
+    const setup = this.setup(args);
+    return setup.finish(await setup.agent.run(args.query, args.options));
+  }
+
+  /** One run's planning model and agent, and how its result becomes a {@link PlanResult}. */
+  private setup(args: PlanRunArgs): { agent: Agent; finish: (result: AgentResult) => PlanResult } {
     const o = this.options;
-    return runPlan({
-      ...args,
-      model: this.model,
+    const all = this.tools.list();
+    // Resuming (no query): every tool stays callable, as the paused plan may name any of them.
+    const offered =
+      args.query === "" ? all : rankTools({ query: args.query, tools: all, limit: this.maxToolsInPrompt });
+    const plans: PlanStep[][] = [];
+    const details = new Map<string, StepDetails>();
+    const events = new PlanEvents(o.onEvent);
+    const model = new PlanModel({
+      planner: this.model,
       summarizer: this.summarizer,
-      tools: this.tools.list(),
-      maxToolsInPrompt: this.maxToolsInPrompt,
+      offered,
+      known: new Set(all.map((tool) => tool.name)),
+      profile: args.profile,
+      maxSteps: args.maxSteps,
+      replan: args.replan,
       temperature: o.temperature,
-      toolTimeoutMs: o.toolTimeoutMs,
-      maxToolResultChars: o.maxToolResultChars,
-      onEvent: o.onEvent,
+      emit: (event) => events.planned(event),
+      details,
+      plans,
     });
+    const agent = new Agent({
+      model,
+      tools: offered,
+      parallelToolCalls: false,
+      loopDetection: false,
+      limits: { maxTurns: args.replan + 3, ...o.limits },
+      onEvent: (event) => events.seen(event, details),
+      ...(o.toolTimeoutMs !== undefined && { toolTimeoutMs: o.toolTimeoutMs }),
+      ...(o.maxToolResultChars !== undefined && { maxToolResultChars: o.maxToolResultChars }),
+      ...(o.store !== undefined && { store: o.store }),
+      ...(o.journal !== undefined && { journal: o.journal }),
+      ...(o.budget !== undefined && { budget: o.budget }),
+    });
+    const finish = (result: AgentResult): PlanResult => {
+      const planResult: PlanResult = {
+        text: result.text,
+        stopReason: result.stopReason,
+        steps: plans.flat(),
+        plans,
+        observations: readPlanRun({ messages: result.messages, details }).observations,
+        offeredTools: offered.map((tool) => tool.name),
+        events: events.merge(result.events),
+        usage: result.usage,
+        turns: result.turns,
+        costUsd: result.costUsd,
+        messages: result.messages,
+      };
+      if (result.error !== undefined) planResult.error = result.error;
+      if (result.pendingApprovals !== undefined) planResult.pendingApprovals = result.pendingApprovals;
+      if (result.trace !== undefined) planResult.trace = result.trace;
+      return planResult;
+    };
+    return { agent, finish };
   }
 
   private resolveInput(input: unknown): { query: string; maxSteps: number; profile: Profile } {

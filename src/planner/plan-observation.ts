@@ -5,7 +5,7 @@ export type PlanObservation = {
   /** The planning round that planned it (0 for the first plan). */
   round: number;
   /** The tool called. */
-  tool: string;
+  toolName: string;
   /** The arguments the plan gave (before validation). */
   arguments: unknown;
   /** Wall time of the call in ms (0 when it never started, e.g. invalid arguments). */
@@ -38,7 +38,7 @@ export function describeObservations(observations: readonly PlanObservation[]): 
   if (observations.length === 0) return "(no steps were run)";
   return observations
     .map((o) => {
-      const head = `#${o.step} ${o.tool} ${JSON.stringify(o.arguments) ?? "{}"} → `;
+      const head = `#${o.step} ${o.toolName} ${JSON.stringify(o.arguments) ?? "{}"} → `;
       return o.ok
         ? `${head}ok: ${quote(o.result)}`
         : `${head}failed (${o.error.type}): ${quote(o.error.message)}`;

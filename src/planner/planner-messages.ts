@@ -11,7 +11,7 @@ export interface PlannerMessages {
 
 /** A failure's message without the executor's `Tool "name" failed: ` prefix (the line names the tool already). */
 function failureText(o: Extract<PlanObservation, { ok: false }>): string {
-  const prefix = `Tool ${JSON.stringify(o.tool)} failed: `;
+  const prefix = `Tool ${JSON.stringify(o.toolName)} failed: `;
   return o.error.message.startsWith(prefix) ? o.error.message.slice(prefix.length) : o.error.message;
 }
 
@@ -19,16 +19,16 @@ const EN: PlannerMessages = {
   noPlan: "Sorry, I could not make a plan for this request.",
   observationLine: (o) =>
     o.ok
-      ? `#${o.step} tool ${o.tool} succeeded: ${o.result}`
-      : `#${o.step} tool ${o.tool} failed: ${failureText(o)}`,
+      ? `#${o.step} tool ${o.toolName} succeeded: ${o.result}`
+      : `#${o.step} tool ${o.toolName} failed: ${failureText(o)}`,
 };
 
 const ZH: PlannerMessages = {
   noPlan: "抱歉，我无法为这个请求制定计划。",
   observationLine: (o) =>
     o.ok
-      ? `#${o.step} 工具 ${o.tool} 成功: ${o.result}`
-      : `#${o.step} 工具 ${o.tool} 失败: ${failureText(o)}`,
+      ? `#${o.step} 工具 ${o.toolName} 成功: ${o.result}`
+      : `#${o.step} 工具 ${o.toolName} 失败: ${failureText(o)}`,
 };
 
 const MESSAGES: Readonly<Record<string, PlannerMessages>> = { en: EN, zh: ZH };

@@ -1,7 +1,7 @@
 export { parseCritique } from "./parse-critique.js";
 export {
-  type ReflectionOptions,
   type ReflectionResult,
   type ReflectionRound,
+  type RunWithReflectionOptions,
   runWithReflection,
 } from "./run-with-reflection.js";

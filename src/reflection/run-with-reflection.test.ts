@@ -12,7 +12,9 @@ describe("runWithReflection", () => {
       { text: '```json\n{"score": 6, "feedback": "Add the temperatures."}\n```' },
       { text: 'Sure! {"score": 9, "feedback": "Good."}' },
     ]);
-    const outcome = await runWithReflection(new Agent({ model }), "Compare Paris and London.", {
+    const outcome = await runWithReflection({
+      agent: new Agent({ model }),
+      input: "Compare Paris and London.",
       critic,
       targetScore: 8,
       maxRounds: 5,
@@ -37,7 +39,12 @@ describe("runWithReflection", () => {
       { text: '{"score": 7, "feedback": "ok"}' },
       { text: '{"score": 3, "feedback": "worse"}' },
     ]);
-    const outcome = await runWithReflection(new Agent({ model }), "task", { critic, maxRounds: 2 });
+    const outcome = await runWithReflection({
+      agent: new Agent({ model }),
+      input: "task",
+      critic,
+      maxRounds: 2,
+    });
     expect(outcome.rounds).toHaveLength(2);
     expect(outcome.text).toBe("A");
     expect(outcome.best.feedback).toBe("ok");
@@ -45,7 +52,7 @@ describe("runWithReflection", () => {
 
   it("uses the agent's model as critic by default", async () => {
     const model = new ScriptedModel([{ text: "answer" }, { text: '{"score": 10, "feedback": "perfect"}' }]);
-    const outcome = await runWithReflection(new Agent({ model }), "task");
+    const outcome = await runWithReflection({ agent: new Agent({ model }), input: "task" });
     expect(outcome.rounds).toHaveLength(1);
     expect(outcome.best.score).toBe(10);
   });
@@ -60,7 +67,11 @@ describe("runWithReflection", () => {
 
   it("rejects invalid options", async () => {
     await expect(
-      runWithReflection(new Agent({ model: new ScriptedModel([]) }), "t", { maxRounds: 0 }),
+      runWithReflection({ agent: new Agent({ model: new ScriptedModel([]) }), input: "t", maxRounds: 0 }),
     ).rejects.toThrow(/maxRounds/);
+    const positional = runWithReflection as unknown as (agent: Agent, input: string) => Promise<unknown>;
+    await expect(positional(new Agent({ model: new ScriptedModel([]) }), "t")).rejects.toThrow(
+      /runWithReflection\(\{ agent, input, \.\.\. \}\)/,
+    );
   });
 });

@@ -5,7 +5,11 @@ import type { Model } from "../models/model.js";
 import { parseCritique } from "./parse-critique.js";
 
 /** Options of {@link runWithReflection}. */
-export interface ReflectionOptions {
+export interface RunWithReflectionOptions {
+  /** The agent that acts (each round is a fresh `agent.run`). */
+  agent: Agent;
+  /** The task. */
+  input: string;
   /** Stop once a round scores at least this (0–10). Default 8. */
   targetScore?: number;
   /** At most this many act-critique rounds. Default 3. */
@@ -39,24 +43,28 @@ const DEFAULT_INSTRUCTIONS =
   "You are a strict reviewer. Judge how well the answer accomplishes the task: correctness, completeness, " +
   'clarity. Reply with only a JSON object: {"score": <integer 0-10>, "feedback": "<what to fix, concretely>"}.';
 
-function redoPrompt({ task, previous }: { task: string; previous: ReflectionRound }): string {
+function redoPrompt({ input, previous }: { input: string; previous: ReflectionRound }): string {
   return (
-    `${task}\n\nA previous attempt answered:\n${previous.text}\n\nA reviewer scored it ${previous.score}/10 and said:\n` +
+    `${input}\n\nA previous attempt answered:\n${previous.text}\n\nA reviewer scored it ${previous.score}/10 and said:\n` +
     `${previous.feedback}\n\nWrite an improved answer that addresses the feedback.`
   );
 }
 
 /**
- * Act → critique → redo: runs `agent` on `task`, asks `critic` for a score (0–10) and feedback, and runs again
+ * Act → critique → redo: runs `agent` on `input`, asks `critic` for a score (0–10) and feedback, and runs again
  * with the feedback until a round reaches `targetScore` or `maxRounds` run out. Returns the best round (the
  * later one on a tie) and every round. Each round is a fresh agent run; a critic answer that is not the
  * expected JSON scores 0 with its text as feedback (a critic failure rejects).
  */
-export async function runWithReflection(
-  agent: Agent,
-  task: string,
-  options: ReflectionOptions = {},
-): Promise<ReflectionResult> {
+export async function runWithReflection(options: RunWithReflectionOptions): Promise<ReflectionResult> {
+  if (typeof options !== "object" || options === null || !("agent" in options) || !("input" in options)) {
+    throw new InvalidArgumentError({
+      argument: "options",
+      message:
+        "runWithReflection takes one options object since agentloop 0.2: runWithReflection({ agent, input, ... })",
+    });
+  }
+  const { agent, input: task } = options;
   const targetScore = options.targetScore ?? 8;
   const maxRounds = options.maxRounds ?? 3;
   if (!Number.isInteger(maxRounds) || maxRounds < 1) {
@@ -72,7 +80,7 @@ export async function runWithReflection(
   const rounds: ReflectionRound[] = [];
   let best: ReflectionRound | undefined;
   for (let round = 0; round < maxRounds; round++) {
-    const input = best === undefined ? task : redoPrompt({ task, previous: rounds.at(-1) ?? best });
+    const input = best === undefined ? task : redoPrompt({ input: task, previous: rounds.at(-1) ?? best });
     const result = await agent.run(input, options.signal === undefined ? {} : { signal: options.signal });
     const review = await critic.generate(
       {

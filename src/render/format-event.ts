@@ -18,7 +18,7 @@ export interface FormatEventOptions {
   maxResultChars: number;
   /** The run's totals, including this event (used by `loop_end`). */
   totals: RunTotalsSnapshot;
-  /** The text streamed (`text_delta`) in each step so far, so that it is not printed twice. */
+  /** The text streamed (`text_delta`) in each turn so far, so that it is not printed twice. */
   streamedText: ReadonlyMap<number, string>;
 }
 
@@ -50,18 +50,18 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
       return `${s.magenta(`☰ plan${event.data.round > 0 ? ` (round ${event.data.round})` : ""}`)}\n${steps.join("\n")}\n`;
     }
     case "thought": {
-      if (options.streamedText.get(event.step)?.trim()) return undefined; // already on screen
+      if (options.streamedText.get(event.turn)?.trim()) return undefined; // already on screen
       return `${event.data.content}\n`;
     }
     case "approval_requested":
       return event.data.calls
         .map(
           (call) =>
-            `${s.yellow("? approval needed:")} ${s.bold(call.tool)}(${cut(formatArgs(orderCallArgs(call.args)), MAX_ARGS_CHARS)})\n`,
+            `${s.yellow("? approval needed:")} ${s.bold(call.toolName)}(${cut(formatArgs(orderCallArgs(call.arguments)), MAX_ARGS_CHARS)})\n`,
         )
         .join("");
     case "action":
-      return `${s.cyan(`→ ${event.data.tool}`)}(${cut(formatArgs(orderCallArgs(event.data.args)), MAX_ARGS_CHARS)})\n`;
+      return `${s.cyan(`→ ${event.data.toolName}`)}(${cut(formatArgs(orderCallArgs(event.data.arguments)), MAX_ARGS_CHARS)})\n`;
     case "observation":
       return formatObservation(event, s, cut);
     case "soft_limit":
@@ -91,7 +91,7 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
   }
 }
 
-/** `turn` counts the run's model calls (a resumed run goes on counting; `event.step` restarts). */
+/** `turn` counts the run's model calls (a resumed run goes on counting; `event.turn` restarts). */
 function formatModelCall(event: AgentEventOf<"model_call">, s: AnsiStyle, turn: number): string {
   const d = event.data;
   const cost = `${formatCost(d.costUsd)}${d.priced ? "" : " (unpriced)"}`;
@@ -106,8 +106,8 @@ function formatObservation(
 ): string {
   const d = event.data;
   const took = s.dim(` (${formatDuration(d.durationMs)})`);
-  if (d.ok) return `${s.green(`← ${d.tool}:`)} ${cut(d.result)}${took}\n`;
-  return `${s.red(`✗ ${d.tool} failed:`)} ${cut(d.result)}${took}\n`;
+  if (d.ok) return `${s.green(`← ${d.toolName}:`)} ${cut(d.result)}${took}\n`;
+  return `${s.red(`✗ ${d.toolName} failed:`)} ${cut(d.result)}${took}\n`;
 }
 
 /** The colour of the totals line for each stop reason. */

@@ -11,7 +11,7 @@ export interface JsonLinesRendererOptions {
 }
 
 /**
- * A {@link Renderer} for programs: each event as one JSON object (`{ type, step, timestamp, data }`) on its own
+ * A {@link Renderer} for programs: each event as one JSON object (`{ type, turn, timestamp, data }`) on its own
  * line, in order; a run's last line is its `loop_end`. Rules can still replace or drop events. Events are
  * redacted first (API keys, tokens, passwords, cookies, private keys, emails: see `createRedactor`), so the
  * output can go to logs.
@@ -22,7 +22,7 @@ export interface JsonLinesRendererOptions {
 export function createJsonLinesRenderer(options: JsonLinesRendererOptions = {}): Renderer {
   const stream = options.stream ?? process.stdout;
   return new Renderer({
-    format: "json-lines",
+    format: "json_lines",
     ...(options.redactor !== undefined && { redactor: options.redactor }),
     write: (text) => {
       stream.write(text);

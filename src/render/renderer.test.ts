@@ -6,13 +6,13 @@ import { ScriptedModel } from "../testing/scripted-model.js";
 import { stripAnsi } from "./ansi-style.js";
 import { Renderer } from "./renderer.js";
 
-function event<K extends AgentEventType>(type: K, data: AgentEventDataMap[K], step = 1): AgentEventOf<K> {
-  return { type, step, timestamp: 1_000, data } as AgentEventOf<K>;
+function event<K extends AgentEventType>(type: K, data: AgentEventDataMap[K], turn = 1): AgentEventOf<K> {
+  return { type, turn, timestamp: 1_000, data } as AgentEventOf<K>;
 }
 
-const action = (tool: string) => event("action", { toolCallId: "c1", tool, args: { x: 1 } });
+const action = (tool: string) => event("action", { toolCallId: "c1", toolName: tool, arguments: { x: 1 } });
 const observation = (tool: string, result = "42") =>
-  event("observation", { toolCallId: "c1", tool, result, ok: true, durationMs: 3 });
+  event("observation", { toolCallId: "c1", toolName: tool, result, ok: true, durationMs: 3 });
 
 /** A renderer that collects what it writes. */
 function collecting(options: { color?: boolean; maxResultChars?: number } = {}): {
@@ -128,8 +128,8 @@ describe("Renderer default rendering", () => {
     expect(
       renderer.render(event("retry", { attempt: 1, delayMs: 500, error: "HTTP 429", source: "request" })),
     ).toBe("↻ retry 1 in 500 ms: HTTP 429\n");
-    expect(renderer.render(event("soft_limit", { reason: "steps", prompt: "wrap up" }))).toBe(
-      "! soft limit (steps): wrap up\n",
+    expect(renderer.render(event("soft_limit", { reason: "turns", prompt: "wrap up" }))).toBe(
+      "! soft limit (turns): wrap up\n",
     );
     expect(
       renderer.render(
@@ -138,15 +138,15 @@ describe("Renderer default rendering", () => {
           truncatedToolResults: 0,
           tokensBefore: 12_000,
           tokensAfter: 4_000,
-          strategy: "sliding-window",
+          strategy: "sliding_window",
           reason: "threshold",
         }),
       ),
-    ).toBe("⇣ compacted context: 6 messages removed, 12,000 → 4,000 tokens (sliding-window, threshold)\n");
+    ).toBe("⇣ compacted context: 6 messages removed, 12,000 → 4,000 tokens (sliding_window, threshold)\n");
     expect(
       renderer.render(
         event("approval_requested", {
-          calls: [{ toolCallId: "c", tool: "write_file", args: { path: "a" } }],
+          calls: [{ toolCallId: "c", toolName: "write_file", arguments: { path: "a" } }],
         }),
       ),
     ).toBe('? approval needed: write_file({"path":"a"})\n');
@@ -157,11 +157,11 @@ describe("Renderer default rendering", () => {
 
   it("ends with the totals line: turns, tokens, cost and time", () => {
     const { renderer, output } = collecting();
-    const call = (inputTokens: number, outputTokens: number, costUsd: number, step: number) =>
+    const call = (inputTokens: number, outputTokens: number, costUsd: number, turn: number) =>
       ({
         type: "model_call",
-        step,
-        timestamp: 1_000 + step * 100,
+        turn,
+        timestamp: 1_000 + turn * 100,
         data: {
           model: "m",
           finishReason: { unified: "stop", raw: "stop" },
@@ -171,12 +171,12 @@ describe("Renderer default rendering", () => {
           priced: true,
         },
       }) satisfies AgentEvent;
-    renderer.handle({ type: "loop_start", step: 0, timestamp: 1_000, data: { task: "t", model: "m" } });
+    renderer.handle({ type: "loop_start", turn: 0, timestamp: 1_000, data: { task: "t", model: "m" } });
     renderer.handle(call(1_000, 200, 0.001, 1));
     renderer.handle(call(1_500, 34, 0.0005, 2));
     renderer.handle({
       type: "loop_end",
-      step: 2,
+      turn: 2,
       timestamp: 2_400,
       data: { stopReason: "completed", text: "Done." },
     });
@@ -191,7 +191,7 @@ describe("Renderer default rendering", () => {
     const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
     const call = event("model_call", {
       model: "m",
-      finishReason: { unified: "tool-calls", raw: "tool_calls" },
+      finishReason: { unified: "tool_calls", raw: "tool_calls" },
       usage,
       latencyMs: 1,
       costUsd: 0,
@@ -218,7 +218,14 @@ describe("Renderer default rendering", () => {
 
   it("never throws for a malformed event", () => {
     const renderer = new Renderer({ write: () => {} });
-    const broken = { type: "model_call", step: 1, timestamp: 0, data: {} } as unknown as AgentEvent;
+    const broken = { type: "model_call", turn: 1, timestamp: 0, data: {} } as unknown as AgentEvent;
     expect(() => renderer.handle(broken)).not.toThrow();
+  });
+
+  it("refuses an unknown format, naming the new value of the renamed json-lines", () => {
+    expect(() => new Renderer({ format: "json-lines" as never })).toThrow(
+      /Invalid format: renamed to "json_lines"/,
+    );
+    expect(() => new Renderer({ format: "xml" as never })).toThrow(/expected "text" or "json_lines"/);
   });
 });

@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { AgentEvent, AgentEventOf, AgentEventType } from "../loop/agent-event.js";
 import { createRedactor, type Redactor } from "../stores/redactor.js";
 import type { JsonValue } from "../stores/session-store.js";
@@ -37,20 +38,30 @@ export interface RendererOptions {
   /** Tool results are cut to this many characters in the built-in rendering. Default 300. */
   maxResultChars?: number;
   /**
-   * The built-in rendering: `"text"` (default) for people, `"json-lines"` for programs (one JSON object per
+   * The built-in rendering: `"text"` (default) for people, `"json_lines"` for programs (one JSON object per
    * event per line; colour and `maxResultChars` do not apply).
    */
-  format?: "text" | "json-lines";
+  format?: "text" | "json_lines";
   /**
    * Redacts every event before it is rendered (secrets in tool arguments and results, model text, error
    * messages), for rules and the built-in rendering alike. Default: the default redactor (`createRedactor()`)
-   * for `"json-lines"`, whose output usually goes to logs and other programs; none for `"text"`. `false`: none.
+   * for `"json_lines"`, whose output usually goes to logs and other programs; none for `"text"`. `false`: none.
    */
   redactor?: Redactor | false;
 }
 
 /** The default of {@link RendererOptions.maxResultChars}. */
 export const DEFAULT_MAX_RESULT_CHARS = 300;
+
+/** The `format` option: `"text"` (default) or `"json_lines"`; `"json-lines"` was renamed in agentloop 0.2. */
+function checkFormat(format: unknown): "text" | "json_lines" {
+  if (format === undefined || format === "text" || format === "json_lines") return format ?? "text";
+  const renamed = format === "json-lines" ? 'renamed to "json_lines" in agentloop 0.2; ' : "";
+  throw new InvalidArgumentError({
+    argument: "format",
+    message: `${renamed}expected "text" or "json_lines", got ${JSON.stringify(format)}`,
+  });
+}
 
 /**
  * Turns agent events into text. For each event the first matching rule decides: a tool rule
@@ -73,7 +84,7 @@ export class Renderer {
   readonly style: AnsiStyle;
   private readonly write: (text: string) => void;
   private readonly maxResultChars: number;
-  private readonly format: "text" | "json-lines";
+  private readonly format: "text" | "json_lines";
   private readonly redactor: Redactor | undefined;
   private readonly toolRules = new Map<string, RenderRule<ToolEvent>>();
   private readonly eventRules = new Map<AgentEventType, RenderRule>();
@@ -86,8 +97,8 @@ export class Renderer {
     this.write = options.write ?? ((text) => process.stdout.write(text));
     const max = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
     this.maxResultChars = Number.isFinite(max) && max > 0 ? Math.floor(max) : DEFAULT_MAX_RESULT_CHARS;
-    this.format = options.format ?? "text";
-    const redactor = options.redactor ?? (this.format === "json-lines" ? createRedactor() : false);
+    this.format = checkFormat(options.format);
+    const redactor = options.redactor ?? (this.format === "json_lines" ? createRedactor() : false);
     this.redactor = redactor === false ? undefined : redactor;
   }
 
@@ -145,7 +156,7 @@ export class Renderer {
       text = safely(context.fallback);
     }
     if (text === undefined || text === "") return undefined;
-    if (this.format === "json-lines") return text;
+    if (this.format === "json_lines") return text;
     if (event.type !== "text_delta" && this.midLine && !text.startsWith("\n")) text = `\n${text}`;
     this.midLine = !text.endsWith("\n");
     return text;
@@ -159,7 +170,7 @@ export class Renderer {
 
   private ruleFor(event: AgentEvent): RenderRule | undefined {
     if (event.type === "action" || event.type === "observation") {
-      const rule = this.toolRules.get(event.data.tool) as RenderRule | undefined;
+      const rule = this.toolRules.get(event.data.toolName) as RenderRule | undefined;
       if (rule !== undefined) return rule;
     }
     return this.eventRules.get(event.type);
@@ -171,7 +182,7 @@ export class Renderer {
       style: this.style,
       totals,
       fallback: () =>
-        this.format === "json-lines"
+        this.format === "json_lines"
           ? `${escapeJsonForTerminal(JSON.stringify(event))}\n`
           : formatEvent({
               event,
@@ -187,9 +198,9 @@ export class Renderer {
     this.totals.add(event);
     if (event.type === "loop_start") this.streamedText.clear();
     else if (event.type === "text_delta") {
-      this.streamedText.set(event.step, (this.streamedText.get(event.step) ?? "") + event.data.delta);
+      this.streamedText.set(event.turn, (this.streamedText.get(event.turn) ?? "") + event.data.delta);
     } else if (event.type === "retry" && event.data.source === "stream") {
-      this.streamedText.delete(event.step);
+      this.streamedText.delete(event.turn);
     }
   }
 }

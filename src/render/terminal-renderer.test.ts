@@ -17,11 +17,11 @@ function stream(isTTY: boolean): { write(text: string): void; isTTY: boolean; te
 }
 
 const events: AgentEvent[] = [
-  { type: "loop_start", step: 0, timestamp: 0, data: { task: "Say hi", model: "openai:gpt-4o-mini" } },
-  { type: "text_delta", step: 1, timestamp: 5, data: { delta: 'Hi "there"\n' } },
+  { type: "loop_start", turn: 0, timestamp: 0, data: { task: "Say hi", model: "openai:gpt-4o-mini" } },
+  { type: "text_delta", turn: 1, timestamp: 5, data: { delta: 'Hi "there"\n' } },
   {
     type: "model_call",
-    step: 1,
+    turn: 1,
     timestamp: 6,
     data: {
       model: "openai:gpt-4o-mini",
@@ -32,7 +32,7 @@ const events: AgentEvent[] = [
       priced: true,
     },
   },
-  { type: "loop_end", step: 1, timestamp: 7, data: { stopReason: "completed", text: 'Hi "there"\n' } },
+  { type: "loop_end", turn: 1, timestamp: 7, data: { stopReason: "completed", text: 'Hi "there"\n' } },
 ];
 
 describe("shouldUseColor", () => {

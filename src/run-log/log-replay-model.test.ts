@@ -31,7 +31,7 @@ function recorded(n: number, requests = false): Map<number, RecordedModelCall> {
 
 async function streamText(model: LogReplayModel, req: ModelRequest): Promise<string> {
   let text = "";
-  for await (const part of model.stream(req)) if (part.type === "text-delta") text += part.delta;
+  for await (const part of model.stream(req)) if (part.type === "text_delta") text += part.delta;
   return text;
 }
 

@@ -67,18 +67,18 @@ export function toReplayedError(recorded: RecordedError): Error {
  */
 export function responseToParts(response: Omit<ModelResponse, "raw">): ModelStreamPart[] {
   const parts: ModelStreamPart[] = [];
-  if (response.text !== "") parts.push({ type: "text-delta", delta: response.text });
+  if (response.text !== "") parts.push({ type: "text_delta", delta: response.text });
   if (response.refusal !== undefined && response.refusal !== "") {
-    parts.push({ type: "refusal-delta", delta: response.refusal });
+    parts.push({ type: "refusal_delta", delta: response.refusal });
   }
   for (const toolCall of response.toolCalls) {
-    parts.push({ type: "tool-call-start", id: toolCall.id, name: toolCall.name });
+    parts.push({ type: "tool_call_start", id: toolCall.id, name: toolCall.name });
     if (toolCall.rawArguments !== "") {
-      parts.push({ type: "tool-call-delta", id: toolCall.id, delta: toolCall.rawArguments });
+      parts.push({ type: "tool_call_delta", id: toolCall.id, delta: toolCall.rawArguments });
     }
-    parts.push({ type: "tool-call-end", toolCall });
+    parts.push({ type: "tool_call_end", toolCall });
   }
-  if (response.providerData !== undefined) parts.push({ type: "provider-data", data: response.providerData });
+  if (response.providerData !== undefined) parts.push({ type: "provider_data", data: response.providerData });
   parts.push({
     type: "finish",
     usage: response.usage,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StoreError } from "../stores/store-error.js";
+import { StoreError } from "../errors/store-error.js";
 import { boundStoreCall } from "./bound-store-call.js";
 
 const never = () => new Promise<never>(() => undefined);

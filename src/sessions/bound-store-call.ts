@@ -1,4 +1,4 @@
-import { StoreError } from "../stores/store-error.js";
+import { StoreError } from "../errors/store-error.js";
 
 /** Options of {@link boundStoreCall}. */
 export interface BoundStoreCallOptions<T> {

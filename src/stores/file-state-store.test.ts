@@ -2,9 +2,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreError } from "../errors/store-error.js";
 import { FileStateStore } from "./file-state-store.js";
 import { describeStateStoreContract } from "./state-store-contract.js";
-import { StoreError } from "./store-error.js";
 
 let contractDir = "";
 describeStateStoreContract({

@@ -1,11 +1,11 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { StoreError } from "../errors/store-error.js";
 import { decodeFileName, encodeFileName } from "./encode-file-name.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import type { JsonValue, StateStore } from "./session-store.js";
 import { createStateEnvelope, parseStateEnvelope } from "./state-envelope.js";
-import { StoreError } from "./store-error.js";
 import { toStoreError } from "./to-store-error.js";
 import { writeFileAtomic } from "./write-file-atomic.js";
 

@@ -7,11 +7,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreError } from "../errors/store-error.js";
 import type { Message } from "../models/message.js";
 import { encodeFileName } from "./encode-file-name.js";
 import { FileStore } from "./file-store.js";
 import { describeSessionStoreContract } from "./session-store-contract.js";
-import { StoreError } from "./store-error.js";
 
 const run = promisify(execFile);
 const user = (content: string): Message => ({ role: "user", content });

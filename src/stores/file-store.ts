@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { StoreError } from "../errors/store-error.js";
 import type { Message } from "../models/message.js";
 import { appendToFile } from "./append-to-file.js";
 import { checkLockTtl } from "./check-lock-ttl.js";
@@ -20,7 +21,6 @@ import {
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";
-import { StoreError } from "./store-error.js";
 import { toStoreError } from "./to-store-error.js";
 import { writeFileAtomic } from "./write-file-atomic.js";
 

@@ -2,6 +2,8 @@
  * Session and state stores: the interfaces, the core implementations (memory, files) and the redactor. The
  * Redis and PostgreSQL stores live in `agentloop/redis` and `agentloop/postgres`.
  */
+
+export { StoreError } from "../errors/store-error.js";
 export { FileStateStore, type FileStateStoreOptions } from "./file-state-store.js";
 export { FileStore, type FileStoreOptions } from "./file-store.js";
 export { MemoryStateStore } from "./memory-state-store.js";
@@ -20,4 +22,3 @@ export {
   type SessionStore,
   type StateStore,
 } from "./session-store.js";
-export { StoreError } from "./store-error.js";

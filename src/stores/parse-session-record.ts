@@ -1,5 +1,5 @@
+import { StoreError } from "../errors/store-error.js";
 import { SESSION_RECORD_VERSION, type SessionRecord } from "./session-store.js";
-import { StoreError } from "./store-error.js";
 
 /** Options of {@link parseSessionRecord}. */
 export interface ParseSessionRecordOptions {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { StoreError } from "../errors/store-error.js";
 import { parseSessionRecord } from "./parse-session-record.js";
 import type { SessionRecord } from "./session-store.js";
-import { StoreError } from "./store-error.js";
 
 /** Options of {@link readSessionFile}. */
 export interface ReadSessionFileOptions {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StoreError } from "../errors/store-error.js";
 import type { Message } from "../models/message.js";
 import type { SessionStore } from "./session-store.js";
-import { StoreError } from "./store-error.js";
 
 /** Options of {@link describeSessionStoreContract}. */
 export interface SessionStoreContractOptions {

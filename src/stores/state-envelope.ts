@@ -1,5 +1,5 @@
+import { StoreError } from "../errors/store-error.js";
 import { type JsonValue, SESSION_RECORD_VERSION } from "./session-store.js";
-import { StoreError } from "./store-error.js";
 
 /** How a {@link StateStore} value is persisted by the file and Redis state stores: versioned, like session records. */
 export interface StateEnvelope {

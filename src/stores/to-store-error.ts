@@ -1,5 +1,5 @@
+import { StoreError } from "../errors/store-error.js";
 import { describeFailure } from "../util/to-error.js";
-import { StoreError } from "./store-error.js";
 
 /** Options of {@link toStoreError}. */
 export interface ToStoreErrorOptions {

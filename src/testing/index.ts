@@ -4,6 +4,7 @@
  * speaking the OpenAI Chat Completions wire format with injectable faults.
  */
 
+export { UnexpectedModelCallError } from "../errors/unexpected-model-call-error.js";
 export {
   type MockOpenAIServer,
   type MockOpenAIServerOptions,
@@ -27,4 +28,3 @@ export {
 } from "./scripted-model.js";
 export { DEFAULT_SCRIPTED_USAGE, type ScriptedStep, type ScriptedToolCall } from "./scripted-step.js";
 export type { ChunkSize } from "./split-text.js";
-export { UnexpectedModelCallError } from "./unexpected-model-call-error.js";

@@ -83,16 +83,16 @@ describe("mock OpenAI server: faults", () => {
     expect(target.requests).toHaveLength(3);
   });
 
-  it("drop-before-headers: the client's fetch rejects", async () => {
-    const target = await start([{ fault: { type: "drop-before-headers" } }, { text: "ok" }]);
+  it("drop_before_headers: the client's fetch rejects", async () => {
+    const target = await start([{ fault: { type: "drop_before_headers" } }, { text: "ok" }]);
     await expect(post(target, { stream: true })).rejects.toThrow();
     expect((await post(target)).status).toBe(200);
   });
 
-  it("drop-mid-stream: headers and some events arrive, then the body read rejects", async () => {
+  it("drop_mid_stream: headers and some events arrive, then the body read rejects", async () => {
     const target = await start([
-      { text: TEXT, fault: { type: "drop-mid-stream", afterEvents: 3 } },
-      { text: TEXT, fault: { type: "drop-mid-stream", afterEvents: 2 } },
+      { text: TEXT, fault: { type: "drop_mid_stream", afterEvents: 3 } },
+      { text: TEXT, fault: { type: "drop_mid_stream", afterEvents: 2 } },
     ]);
     const res = await post(target, { stream: true });
     expect(res.status).toBe(200);
@@ -106,11 +106,11 @@ describe("mock OpenAI server: faults", () => {
     await expect(plain.json()).rejects.toThrow();
   });
 
-  it("end-without-done: the stream ends cleanly without finish chunk and [DONE]", async () => {
+  it("end_without_done: the stream ends cleanly without finish chunk and [DONE]", async () => {
     const target = await start([
-      { text: TEXT, fault: { type: "end-without-done" } },
-      { text: TEXT, fault: { type: "end-without-done", afterEvents: 2 } },
-      { text: TEXT, fault: { type: "end-without-done" } },
+      { text: TEXT, fault: { type: "end_without_done" } },
+      { text: TEXT, fault: { type: "end_without_done", afterEvents: 2 } },
+      { text: TEXT, fault: { type: "end_without_done" } },
     ]);
     const whole = await readBody(await post(target, { stream: true }));
     expect(whole.error).toBeUndefined();
@@ -130,8 +130,8 @@ describe("mock OpenAI server: faults", () => {
     await expect(plain.json()).rejects.toThrow(SyntaxError);
   });
 
-  it("malformed-chunk: a data line that is not JSON, then the rest of the stream", async () => {
-    const target = await start([{ text: TEXT, fault: { type: "malformed-chunk", afterEvents: 2 } }]);
+  it("malformed_chunk: a data line that is not JSON, then the rest of the stream", async () => {
+    const target = await start([{ text: TEXT, fault: { type: "malformed_chunk", afterEvents: 2 } }]);
     const { text, error } = await readBody(await post(target, { stream: true }));
     expect(error).toBeUndefined();
     const all = events(text);
@@ -167,8 +167,8 @@ describe("mock OpenAI server: faults", () => {
     expect((await readJson(await post(target))).choices[0]?.message.content).toBe("next");
   });
 
-  it("slow-drip: events arrive intervalMs apart and complete", async () => {
-    const target = await start([{ text: "a b c d e f", fault: { type: "slow-drip", intervalMs: 20 } }]);
+  it("slow_drip: events arrive intervalMs apart and complete", async () => {
+    const target = await start([{ text: "a b c d e f", fault: { type: "slow_drip", intervalMs: 20 } }]);
     const started = performance.now();
     const { text, error } = await readBody(await post(target, { stream: true }));
     expect(error).toBeUndefined();

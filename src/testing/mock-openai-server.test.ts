@@ -227,7 +227,7 @@ describe("mock OpenAI server: streaming", () => {
     const target = await start([
       {
         text: "one two three four five six seven eight nine ten",
-        fault: { type: "slow-drip", intervalMs: 10 },
+        fault: { type: "slow_drip", intervalMs: 10 },
       },
     ]);
     const received = await new Promise<string[]>((resolve, reject) => {

@@ -74,7 +74,7 @@ export async function startMockOpenAIServer(
     res: ServerResponse,
     recorded: RecordedRequest,
   ): Promise<void> => {
-    // Cancels waits (delayMs, slow-drip) when the client goes away or the server closes.
+    // Cancels waits (delayMs, slow_drip) when the client goes away or the server closes.
     const controller = new AbortController();
     res.once("close", () => controller.abort());
     const path = (request.url ?? "/").split("?")[0];

@@ -28,23 +28,23 @@ export interface MockStatusFault {
  * A broken answer. "Events" are the SSE events of a streaming answer (the role chunk is the first, `[DONE]`
  * the last); for a non-streaming answer they are the JSON body cut into 8 pieces.
  *
- * - `drop-before-headers`: destroys the socket without answering (the client's fetch rejects).
- * - `drop-mid-stream`: sends `afterEvents` events (at most all but the last), then destroys the socket.
+ * - `drop_before_headers`: destroys the socket without answering (the client's fetch rejects).
+ * - `drop_mid_stream`: sends `afterEvents` events (at most all but the last), then destroys the socket.
  * - `hang`: never answers; with `afterEvents`, sends the headers and that many events and then stalls.
  *   The request stays open until the client goes away or the server closes.
- * - `end-without-done`: sends `afterEvents` events (default: every event before the `finish_reason` chunk;
+ * - `end_without_done`: sends `afterEvents` events (default: every event before the `finish_reason` chunk;
  *   half the body when not streaming) and ends the response cleanly: no finish chunk, no usage, no `[DONE]`.
- * - `malformed-chunk`: sends `afterEvents` events, then `data: {not json` (the bare text `{not json` when not
+ * - `malformed_chunk`: sends `afterEvents` events, then `data: {not json` (the bare text `{not json` when not
  *   streaming), then the rest of the answer as usual.
- * - `slow-drip`: sends the whole answer, waiting `intervalMs` between events.
+ * - `slow_drip`: sends the whole answer, waiting `intervalMs` between events.
  */
 export type MockStreamFault =
-  | { type: "drop-before-headers" }
-  | { type: "drop-mid-stream"; afterEvents: number }
+  | { type: "drop_before_headers" }
+  | { type: "drop_mid_stream"; afterEvents: number }
   | { type: "hang"; afterEvents?: number }
-  | { type: "end-without-done"; afterEvents?: number }
-  | { type: "malformed-chunk"; afterEvents: number }
-  | { type: "slow-drip"; intervalMs: number };
+  | { type: "end_without_done"; afterEvents?: number }
+  | { type: "malformed_chunk"; afterEvents: number }
+  | { type: "slow_drip"; intervalMs: number };
 
 /** A fault injected into one answer: an error status or a broken answer. */
 export type MockFault = MockStatusFault | MockStreamFault;

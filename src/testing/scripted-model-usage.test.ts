@@ -105,12 +105,12 @@ describe("ScriptedModel reports the usage production would see", () => {
         ? { toolCalls: [{ name: "get_weather", arguments: { city: `City ${index}` } }] }
         : { text: "Done." },
     );
-    const maxTokens = 1_000;
+    const maxContextTokens = 1_000;
     const agent = new Agent({
       model,
       tools: [noisy],
       limits: { maxTurns: 20 },
-      context: { maxTokens, keepLastMessages: 2 },
+      context: { maxContextTokens, keepLastMessages: 2 },
     });
     const result = await agent.run("Collect the weather of twelve cities.");
     expect(result.stopReason).toBe("completed");
@@ -119,7 +119,7 @@ describe("ScriptedModel reports the usage production would see", () => {
       const size =
         countMessages({ counter, messages: call.request.messages }) +
         counter.countTools(call.request.tools ?? []);
-      expect(size).toBeLessThanOrEqual(maxTokens);
+      expect(size).toBeLessThanOrEqual(maxContextTokens);
     }
   });
 });

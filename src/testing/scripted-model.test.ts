@@ -4,13 +4,13 @@ import { countMessages } from "../context/token-counter.js";
 import { AbortError } from "../errors/abort-error.js";
 import { AgentloopError } from "../errors/agentloop-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { UnexpectedModelCallError } from "../errors/unexpected-model-call-error.js";
 import { collectStream, StreamCollector } from "../models/collect-stream.js";
 import type { Message } from "../models/message.js";
 import type { ModelRequest } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { ScriptedModel } from "./scripted-model.js";
 import type { ScriptedStep } from "./scripted-step.js";
-import { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
 
 const counter = createEstimatingCounter();
 const ask = (content: string): ModelRequest => ({ messages: [{ role: "user", content }] });
@@ -51,7 +51,7 @@ describe("ScriptedModel: generate", () => {
         { id: "mine", name: "noop", arguments: {}, rawArguments: "{}" },
       ],
       usage: { inputTokens: firstInput, outputTokens: firstOutput, totalTokens: firstInput + firstOutput },
-      finishReason: { unified: "tool-calls", raw: "tool-calls" },
+      finishReason: { unified: "tool_calls", raw: "tool_calls" },
     });
     const second = await model.generate(ask("and?"));
     expect(second.text).toBe("Sunny.");
@@ -165,27 +165,27 @@ describe("ScriptedModel: stream", () => {
   it("yields text, refusal and tool-call parts in a provider's order, ending with finish", async () => {
     const parts = await drain(new ScriptedModel([rich]).stream(ask("x")));
     const types = parts.map((part) => part.type);
-    expect(types.slice(0, 4)).toEqual(["text-delta", "text-delta", "text-delta", "text-delta"]);
+    expect(types.slice(0, 4)).toEqual(["text_delta", "text_delta", "text_delta", "text_delta"]);
     expect(parts.slice(0, 4).map((part) => (part as { delta: string }).delta)).toEqual([
       "Let",
       " me",
       " check",
       " both.",
     ]);
-    expect(types.filter((type) => type === "refusal-delta")).toHaveLength(2);
-    const firstStart = types.indexOf("tool-call-start");
+    expect(types.filter((type) => type === "refusal_delta")).toHaveLength(2);
+    const firstStart = types.indexOf("tool_call_start");
     expect(firstStart).toBe(6);
-    expect(parts[firstStart]).toEqual({ type: "tool-call-start", id: "call_0_0", name: "get_weather" });
-    const firstEnd = types.indexOf("tool-call-end");
+    expect(parts[firstStart]).toEqual({ type: "tool_call_start", id: "call_0_0", name: "get_weather" });
+    const firstEnd = types.indexOf("tool_call_end");
     const deltas = parts.slice(firstStart + 1, firstEnd);
     expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.every((part) => part.type === "tool-call-delta" && part.id === "call_0_0")).toBe(true);
+    expect(deltas.every((part) => part.type === "tool_call_delta" && part.id === "call_0_0")).toBe(true);
     expect(deltas.map((part) => (part as { delta: string }).delta).join("")).toBe(
       '{"city":"Edinburgh","country":"GB"}',
     );
     expect(types.at(-1)).toBe("finish");
     expect(types.filter((type) => type === "finish")).toHaveLength(1);
-    expect(types.lastIndexOf("tool-call-end")).toBe(parts.length - 2);
+    expect(types.lastIndexOf("tool_call_end")).toBe(parts.length - 2);
   });
 
   it("folds (StreamCollector) into exactly the response generate gives", async () => {
@@ -208,7 +208,7 @@ describe("ScriptedModel: stream", () => {
   it("cuts text into chunkSize characters, or words by default, and arguments into argumentsChunkSize", async () => {
     const deltasOf = async (model: ScriptedModel) =>
       (await drain(model.stream(ask("x"))))
-        .filter((part) => part.type === "text-delta" || part.type === "tool-call-delta")
+        .filter((part) => part.type === "text_delta" || part.type === "tool_call_delta")
         .map((part) => (part as { delta: string }).delta);
     const step: ScriptedStep = { text: "abcdefgh ij ", toolCalls: [{ name: "t", arguments: "0123456789" }] };
     expect(await deltasOf(new ScriptedModel([step], { chunkSize: 3, argumentsChunkSize: 4 }))).toEqual([
@@ -232,15 +232,15 @@ describe("ScriptedModel: stream", () => {
     })().catch((e: unknown) => e);
     expect(failure).toBe(boom);
     expect(seen).toEqual([
-      { type: "text-delta", delta: "one" },
-      { type: "text-delta", delta: " two" },
+      { type: "text_delta", delta: "one" },
+      { type: "text_delta", delta: " two" },
     ]);
 
     await expect(drain(new ScriptedModel([{ error: boom }]).stream(ask("x")))).rejects.toBe(boom);
     const asPart = await drain(
       new ScriptedModel([{ ...step, errorAfterParts: 99, errorAs: "part" }]).stream(ask("x")),
     );
-    expect(asPart.map((part) => part.type)).toEqual([...Array(4).fill("text-delta"), "error"]);
+    expect(asPart.map((part) => part.type)).toEqual([...Array(4).fill("text_delta"), "error"]);
     expect(asPart.at(-1)).toEqual({ type: "error", error: boom });
   });
 
@@ -291,7 +291,7 @@ describe("ScriptedModel: abort", () => {
       }
     })().catch((e: unknown) => e);
     expect(AbortError.isInstance(failure)).toBe(true);
-    expect(seen).toEqual([{ type: "text-delta", delta: "a" }]);
+    expect(seen).toEqual([{ type: "text_delta", delta: "a" }]);
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });

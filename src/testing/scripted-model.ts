@@ -2,13 +2,13 @@ import { loadTokenCounter } from "../context/load-token-counter.js";
 import type { TokenCounter } from "../context/token-counter.js";
 import { throwIfAborted } from "../errors/abort-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { UnexpectedModelCallError } from "../errors/unexpected-model-call-error.js";
 import { sleep } from "../http/retry-policy.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { responseToStreamParts } from "./response-to-stream-parts.js";
 import { buildScriptedResponse, type ScriptedStep } from "./scripted-step.js";
 import { type ChunkSize, validateChunkSize } from "./split-text.js";
-import { UnexpectedModelCallError } from "./unexpected-model-call-error.js";
 
 /**
  * What a {@link ScriptedModel} answers: a list of steps played in order (one per call; a call beyond the
@@ -25,7 +25,7 @@ export interface ScriptedModelOptions {
   modelId?: string;
   /** How `stream` cuts text and refusals into deltas: characters per part, or `"word"` (default). */
   chunkSize?: ChunkSize;
-  /** Characters per `tool-call-delta` fragment of the raw arguments. Default 8. */
+  /** Characters per `tool_call_delta` fragment of the raw arguments. Default 8. */
   argumentsChunkSize?: number;
   /** Wait between two stream parts, in ms (aborted by the call's signal). Default 0. */
   streamDelayMs?: number;

@@ -24,7 +24,7 @@ export interface ScriptedStep {
   text?: string;
   /** Tool calls, in order. */
   toolCalls?: ScriptedToolCall[];
-  /** A refusal message (streamed as `refusal-delta` parts). */
+  /** A refusal message (streamed as `refusal_delta` parts). */
   refusal?: string;
   /**
    * Token usage. Fields left out are estimated as production measures them, with the token counter the
@@ -33,7 +33,7 @@ export interface ScriptedStep {
    * given.
    */
   usage?: Partial<Usage>;
-  /** Default: `"tool-calls"` when there are tool calls, else `"stop"`. */
+  /** Default: `"tool_calls"` when there are tool calls, else `"stop"`. */
   finishReason?: UnifiedFinishReason;
   /** Waits this long before answering (or failing); aborted by the call's signal. */
   delayMs?: number;
@@ -86,7 +86,7 @@ export function buildScriptedResponse({
         typeof call.arguments === "string" ? call.arguments : (JSON.stringify(call.arguments) ?? ""),
     }),
   );
-  const unified = step.finishReason ?? (toolCalls.length > 0 ? "tool-calls" : "stop");
+  const unified = step.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
   const text = step.text ?? "";
   const response: ModelResponse = {
     text,

@@ -35,7 +35,7 @@ export async function sendMockReply({
     sendStatusFault({ res, fault, requestId: answer.id });
     return;
   }
-  if (fault?.type === "drop-before-headers") {
+  if (fault?.type === "drop_before_headers") {
     res.destroy();
     return;
   }
@@ -46,7 +46,7 @@ export async function sendMockReply({
     ? { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" }
     : { "content-type": "application/json" };
   headers["x-request-id"] = `req_${answer.id}`;
-  const chunked = fault?.type === "end-without-done" || fault?.type === "malformed-chunk";
+  const chunked = fault?.type === "end_without_done" || fault?.type === "malformed_chunk";
   if (body !== undefined && !chunked) headers["content-length"] = Buffer.byteLength(body);
 
   if (fault === undefined && body !== undefined) {
@@ -62,11 +62,11 @@ export async function sendMockReply({
       await writeEvents({ res, events, intervalMs: 0, signal });
       endUnlessDestroyed(res);
       return;
-    case "slow-drip":
+    case "slow_drip":
       await writeEvents({ res, events, intervalMs: fault.intervalMs, signal });
       endUnlessDestroyed(res);
       return;
-    case "drop-mid-stream":
+    case "drop_mid_stream":
       await writeEvents({
         res,
         events: events.slice(0, allButLast(fault.afterEvents)),
@@ -85,13 +85,13 @@ export async function sendMockReply({
         signal,
       });
       return;
-    case "end-without-done": {
+    case "end_without_done": {
       const count = Math.min(Math.max(0, fault.afterEvents ?? contentEvents), contentEvents);
       await writeEvents({ res, events: events.slice(0, count), intervalMs: 0, signal });
       endUnlessDestroyed(res);
       return;
     }
-    case "malformed-chunk": {
+    case "malformed_chunk": {
       const count = Math.min(Math.max(0, fault.afterEvents), events.length);
       const malformed = stream ? "data: {not json\n\n" : "{not json";
       const sequence = [...events.slice(0, count), malformed, ...events.slice(count)];

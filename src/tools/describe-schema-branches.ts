@@ -1,4 +1,5 @@
 import type { OutputUnit } from "@cfworker/json-schema";
+import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import { describeType, describeValue } from "./describe-received.js";
 import {
   type DescribeSchemaErrorsOptions,
@@ -10,7 +11,6 @@ import {
   typeText,
   type ValueAt,
 } from "./schema-error-parts.js";
-import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 
 /** The JSON types a branch of `anyOf`/`oneOf` accepts, or undefined when it does not say. */
 function branchTypes(branch: Node): string[] | undefined {

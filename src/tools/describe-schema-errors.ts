@@ -1,4 +1,5 @@
 import type { OutputUnit } from "@cfworker/json-schema";
+import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import { describeType, describeValue } from "./describe-received.js";
 import { describeBranches } from "./describe-schema-branches.js";
 import {
@@ -14,7 +15,6 @@ import {
   type ValueAt,
   valueAt,
 } from "./schema-error-parts.js";
-import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 
 export type { DescribeSchemaErrorsOptions } from "./schema-error-parts.js";
 

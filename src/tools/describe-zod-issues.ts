@@ -1,7 +1,7 @@
 import type { z } from "zod";
+import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import { describeType, describeValue } from "./describe-received.js";
 import { formatIssuePath } from "./format-issue-path.js";
-import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 
 type ZodIssue = z.core.$ZodIssue;
 

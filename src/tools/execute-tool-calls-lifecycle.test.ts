@@ -24,7 +24,7 @@ describe("executeToolCalls: outer abort", () => {
     const outcomes = await executeToolCalls({
       calls: [call("quick"), call("wait"), call("wait")],
       registry: reg,
-      step: 1,
+      turn: 1,
       signal: controller.signal,
       concurrency: 2,
     });
@@ -46,7 +46,7 @@ describe("executeToolCalls: outer abort", () => {
     const outcomes = await executeToolCalls({
       calls: [call("nap"), call("nap")],
       registry: registry(sleeper("nap")),
-      step: 1,
+      turn: 1,
       signal: AbortSignal.abort(),
       onEnd: (o) => ends.push(o.toolCallId),
     });
@@ -69,7 +69,7 @@ describe("executeToolCalls: outer abort", () => {
       removed++;
       remove(...args);
     };
-    await executeToolCalls({ calls: [call("nap")], registry: registry(sleeper("nap", 5)), step: 1, signal });
+    await executeToolCalls({ calls: [call("nap")], registry: registry(sleeper("nap", 5)), turn: 1, signal });
     expect([added, removed]).toEqual([1, 1]);
   });
 });
@@ -83,7 +83,7 @@ describe("executeToolCalls: results", () => {
     const [outcome] = await executeToolCalls({
       calls: [call("r")],
       registry: registry(t),
-      step: 1,
+      turn: 1,
       ...(options.maxResultChars !== undefined && { maxResultChars: options.maxResultChars }),
     });
     return outcome as ToolOutcome;
@@ -134,7 +134,7 @@ describe("executeToolCalls: scheduling", () => {
     const outcomes = await executeToolCalls({
       calls: [call("a"), call("b"), call("c")],
       registry: reg,
-      step: 1,
+      turn: 1,
       parallel: false,
     });
     expect(performance.now() - started).toBeGreaterThanOrEqual(145);
@@ -159,7 +159,7 @@ describe("executeToolCalls: scheduling", () => {
     const outcomes = await executeToolCalls({
       calls: [call("a"), call("b"), call("lock"), call("c")],
       registry: reg,
-      step: 1,
+      turn: 1,
     });
     expect(outcomes.map((o) => o.content)).toEqual(["a:0", "b:0", "locked", "c:0"]);
     const span = (name: string) => {
@@ -191,7 +191,7 @@ describe("executeToolCalls: scheduling", () => {
       },
     });
     const calls = Array.from({ length: 7 }, () => call("counted"));
-    const outcomes = await executeToolCalls({ calls, registry: registry(counted), step: 1, concurrency: 3 });
+    const outcomes = await executeToolCalls({ calls, registry: registry(counted), turn: 1, concurrency: 3 });
     expect(peak).toBe(3);
     expect(outcomes.every((o) => o.ok)).toBe(true);
   });
@@ -201,7 +201,7 @@ describe("executeToolCalls: scheduling", () => {
     const outcomes = await executeToolCalls({
       calls: [call("a"), call("missing")],
       registry: registry(sleeper("a", 5)),
-      step: 1,
+      turn: 1,
       onStart: (c) => {
         seen.push(`start:${c.name}`);
         throw new Error("observer bug");
@@ -217,10 +217,10 @@ describe("executeToolCalls: scheduling", () => {
 
   it("rejects invalid options", async () => {
     await expect(
-      executeToolCalls({ calls: [], registry: registry(), step: 0, concurrency: 0 }),
+      executeToolCalls({ calls: [], registry: registry(), turn: 0, concurrency: 0 }),
     ).rejects.toThrow(/concurrency/);
     await expect(
-      executeToolCalls({ calls: [], registry: registry(), step: 0, defaultTimeoutMs: -1 }),
+      executeToolCalls({ calls: [], registry: registry(), turn: 0, defaultTimeoutMs: -1 }),
     ).rejects.toThrow(/defaultTimeoutMs/);
   });
 });
@@ -240,7 +240,7 @@ describe("executeToolCalls: abort from a hook", () => {
     const outcomes = await executeToolCalls({
       calls: [call("counted"), call("counted")],
       registry: registry(counted),
-      step: 1,
+      turn: 1,
       signal: controller.signal,
       onStart: () => controller.abort(),
     });

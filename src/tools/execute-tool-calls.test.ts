@@ -29,7 +29,7 @@ describe("executeToolCalls: parallel execution", () => {
     const outcomes = await executeToolCalls({
       calls: [call("c", { n: 3 }), call("a", { n: 1 }), call("b", { n: 2 })],
       registry: reg,
-      step: 1,
+      turn: 1,
     });
     const elapsed = performance.now() - started;
     expect(elapsed).toBeLessThan(250);
@@ -46,7 +46,7 @@ describe("executeToolCalls: parallel execution", () => {
     const outcomes = await executeToolCalls({
       calls: [call("a"), call("explode"), call("b")],
       registry: reg,
-      step: 1,
+      turn: 1,
     });
     expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
     expect(outcomes.map((o) => o.content)).toEqual([
@@ -61,22 +61,22 @@ describe("executeToolCalls: parallel execution", () => {
   });
 
   it("passes the context to the tool", async () => {
-    let seen: { toolCallId: string; step: number; aborted: boolean } | undefined;
+    let seen: { toolCallId: string; turn: number; aborted: boolean } | undefined;
     const probe = tool({
       name: "probe",
       description: "",
       parameters: z.object({}),
       execute: (_args, ctx) => {
-        seen = { toolCallId: ctx.toolCallId, step: ctx.step, aborted: ctx.signal.aborted };
+        seen = { toolCallId: ctx.toolCallId, turn: ctx.turn, aborted: ctx.signal.aborted };
       },
     });
     const c = call("probe");
-    await executeToolCalls({ calls: [c], registry: registry(probe), step: 7 });
-    expect(seen).toEqual({ toolCallId: c.id, step: 7, aborted: false });
+    await executeToolCalls({ calls: [c], registry: registry(probe), turn: 7 });
+    expect(seen).toEqual({ toolCallId: c.id, turn: 7, aborted: false });
   });
 
   it("resolves with [] for no calls", async () => {
-    await expect(executeToolCalls({ calls: [], registry: registry(), step: 0 })).resolves.toEqual([]);
+    await expect(executeToolCalls({ calls: [], registry: registry(), turn: 0 })).resolves.toEqual([]);
   });
 });
 
@@ -84,7 +84,7 @@ describe("executeToolCalls: errors fed back to the model", () => {
   const reg = registry(weather, explode, sleeper("nap"));
 
   it("names the unknown tool and every available one", async () => {
-    const [outcome] = await executeToolCalls({ calls: [call("get_wether")], registry: reg, step: 1 });
+    const [outcome] = await executeToolCalls({ calls: [call("get_wether")], registry: reg, turn: 1 });
     expect(outcome).toMatchObject({ ok: false, error: { type: "ToolNotFoundError" } });
     expect(outcome?.content).toBe(
       'Unknown tool "get_wether". Available tools: "get_weather", "explode", "nap".',
@@ -94,7 +94,7 @@ describe("executeToolCalls: errors fed back to the model", () => {
   it("reports invalid JSON with the parser's message and the raw text", async () => {
     const bad = createToolCall({ id: "j", name: "get_weather", rawArguments: '{"city": ' });
     expect(bad.parseError).toBeDefined();
-    const [outcome] = await executeToolCalls({ calls: [bad], registry: reg, step: 1 });
+    const [outcome] = await executeToolCalls({ calls: [bad], registry: reg, turn: 1 });
     expect(outcome).toMatchObject({ ok: false, error: { type: "ToolArgumentsError" } });
     expect(outcome?.content).toContain(
       'Invalid arguments for tool "get_weather": expected a JSON object, received invalid JSON (',
@@ -107,7 +107,7 @@ describe("executeToolCalls: errors fed back to the model", () => {
     const [wrongType, twoIssues] = await executeToolCalls({
       calls: [call("get_weather", { city: 3 }), call("get_weather", { days: 9.5 })],
       registry: reg,
-      step: 1,
+      turn: 1,
     });
     expect(wrongType?.content).toBe(
       'Invalid arguments for tool "get_weather": at "city": expected string, received number',
@@ -130,7 +130,7 @@ describe("executeToolCalls: errors fed back to the model", () => {
     const [outcome] = await executeToolCalls({
       calls: [call("s")],
       registry: registry(throwsString),
-      step: 1,
+      turn: 1,
     });
     expect(outcome?.content).toBe('Tool "s" failed: string: plain string');
   });
@@ -148,7 +148,7 @@ describe("executeToolCalls: errors fed back to the model", () => {
       },
     });
     const started = performance.now();
-    const [outcome] = await executeToolCalls({ calls: [call("hang")], registry: registry(hang), step: 1 });
+    const [outcome] = await executeToolCalls({ calls: [call("hang")], registry: registry(hang), turn: 1 });
     expect(performance.now() - started).toBeLessThan(100);
     expect(outcome).toMatchObject({
       ok: false,
@@ -172,7 +172,7 @@ describe("executeToolCalls: errors fed back to the model", () => {
     const [outcome] = await executeToolCalls({
       calls: [call("late")],
       registry: registry(late),
-      step: 1,
+      turn: 1,
       defaultTimeoutMs: 30,
     });
     expect(outcome?.content).toBe('Tool "late" timed out after 30 ms');

@@ -21,8 +21,8 @@ export interface ExecuteToolCallsOptions {
   calls: readonly ToolCall[];
   /** Where the tools are looked up. */
   registry: ToolRegistry;
-  /** The agent loop's step, passed to tools as `ctx.step`. */
-  step: number;
+  /** The model turn of the calls, passed to tools as `ctx.turn`. */
+  turn: number;
   /** Passed to tools as `ctx.sessionId` / `ctx.state`. */
   sessionId?: string | undefined;
   state?: RunState | undefined;
@@ -93,7 +93,7 @@ export function executeToolCalls(options: ExecuteToolCallsOptions): Promise<Tool
   return new ToolBatch({
     calls: options.calls,
     registry: options.registry,
-    step: options.step,
+    turn: options.turn,
     sessionId: options.sessionId,
     state: options.state,
     signal: options.signal,

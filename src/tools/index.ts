@@ -1,3 +1,7 @@
+export { type ToolArgumentIssue, ToolArgumentsError } from "../errors/tool-arguments-error.js";
+export { ToolExecutionError } from "../errors/tool-execution-error.js";
+export { ToolNotFoundError } from "../errors/tool-not-found-error.js";
+export { ToolTimeoutError } from "../errors/tool-timeout-error.js";
 export {
   DEFAULT_MAX_RESULT_CHARS,
   DEFAULT_TOOL_CONCURRENCY,
@@ -27,9 +31,5 @@ export {
   tool,
   type ZodToolOptions,
 } from "./tool.js";
-export { type ToolArgumentIssue, ToolArgumentsError } from "./tool-arguments-error.js";
-export { ToolExecutionError } from "./tool-execution-error.js";
-export { ToolNotFoundError } from "./tool-not-found-error.js";
 export { ToolRegistry, type ToolRegistryExecuteContext } from "./tool-registry.js";
-export { ToolTimeoutError } from "./tool-timeout-error.js";
 export { type ValidateJsonSchemaOptions, validateJsonSchema } from "./validate-json-schema.js";

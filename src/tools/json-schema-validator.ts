@@ -1,8 +1,8 @@
 import { dereference, format, type Schema, type SchemaDraft, validate } from "@cfworker/json-schema";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import type { JsonSchema } from "../models/model.js";
 import { describeSchemaErrors } from "./describe-schema-errors.js";
-import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 
 /**
  * Validates one value against the JSON Schema it was made for and returns the issues found (empty when

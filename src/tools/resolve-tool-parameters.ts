@@ -1,12 +1,12 @@
 import type { z } from "zod";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import type { JsonSchema } from "../models/model.js";
 import { describeValue } from "./describe-received.js";
 import { describeZodIssues } from "./describe-zod-issues.js";
 import { formatIssuePath } from "./format-issue-path.js";
 import { createJsonSchemaValidator } from "./json-schema-validator.js";
 import type { ZodSchemaLike } from "./standard-schema.js";
-import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 
 /** The outcome of validating a tool call's arguments. */
 export type ToolArgumentsResult<Args> =

@@ -1,6 +1,6 @@
 import type { OutputUnit, Schema } from "@cfworker/json-schema";
+import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import { formatIssuePath } from "./format-issue-path.js";
-import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 
 /** A schema node (an object schema). */
 export type Node = Record<string, unknown>;

@@ -1,15 +1,15 @@
 import { ApprovalRequiredError } from "../errors/approval-required-error.js";
+import { ToolArgumentsError } from "../errors/tool-arguments-error.js";
+import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../errors/tool-execution-error.js";
+import { ToolNotFoundError } from "../errors/tool-not-found-error.js";
+import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
 import type { ToolCall } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
 import type { ToolArgumentsResult } from "./resolve-tool-parameters.js";
 import type { Tool, ToolContext } from "./tool.js";
-import { ToolArgumentsError } from "./tool-arguments-error.js";
-import { errorMessageOf, errorTypeOf, ToolExecutionError } from "./tool-execution-error.js";
-import { ToolNotFoundError } from "./tool-not-found-error.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry } from "./tool-registry.js";
-import { ToolTimeoutError } from "./tool-timeout-error.js";
 
 /** Longer timeouts than this overflow `setTimeout`; they are treated as no timeout. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -20,7 +20,7 @@ const MAX_QUOTED_ARGUMENTS = 200;
 export interface ToolBatchConfig {
   calls: readonly ToolCall[];
   registry: ToolRegistry;
-  step: number;
+  turn: number;
   sessionId: string | undefined;
   state: RunState | undefined;
   signal: AbortSignal | undefined;
@@ -89,7 +89,7 @@ function contextOf(run: CallRun, config: ToolBatchConfig): ToolContext {
       return run.controller.signal;
     },
     toolCallId: run.call.id,
-    step: config.step,
+    turn: config.turn,
   };
   if (config.sessionId !== undefined) ctx.sessionId = config.sessionId;
   if (config.state !== undefined) ctx.state = config.state;

@@ -9,7 +9,7 @@ import type { Tool, ToolContext } from "./tool.js";
  * `approved: true` when a human approved this call of a tool that `needsApproval` (without it such a call is
  * not run: its outcome fails with `ApprovalRequiredError`).
  */
-export type ToolRegistryExecuteContext = Partial<Pick<ToolContext, "signal" | "toolCallId" | "step">> & {
+export type ToolRegistryExecuteContext = Partial<Pick<ToolContext, "signal" | "toolCallId" | "turn">> & {
   approved?: boolean;
 };
 
@@ -104,7 +104,7 @@ export class ToolRegistry {
   /**
    * Runs one call of tool `name` with `args` (not yet validated) through {@link executeToolCalls} and resolves
    * with its outcome; never rejects for tool failures. `ctx` may give the signal, call id (default
-   * `"call_<n>"`), step (default 0) and `approved` (a gated tool runs only with `approved: true`).
+   * `"call_<n>"`), turn (default 0) and `approved` (a gated tool runs only with `approved: true`).
    */
   async execute(name: string, args: unknown, ctx: ToolRegistryExecuteContext = {}): Promise<ToolOutcome> {
     this.callCount++;
@@ -118,7 +118,7 @@ export class ToolRegistry {
     const outcomes = await executeToolCalls({
       calls: [call],
       registry: this,
-      step: ctx.step ?? 0,
+      turn: ctx.turn ?? 0,
       ...(ctx.signal !== undefined && { signal: ctx.signal }),
       ...(ctx.approved === true && { approved: new Set([call.id]) }),
     });

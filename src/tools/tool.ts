@@ -10,8 +10,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The id of the tool call being answered. */
   toolCallId: string;
-  /** The agent loop's step (model turn) that requested the call. */
-  step: number;
+  /** The model turn that requested the call (1 for the first). */
+  turn: number;
   /** A key that stays the same when the same call is executed again, when the caller provides one. */
   idempotencyKey?: string;
   /** The run's session id, when the run has one. */

@@ -1,6 +1,6 @@
+import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import type { JsonSchema } from "../models/model.js";
 import { createJsonSchemaValidator } from "./json-schema-validator.js";
-import type { ToolArgumentIssue } from "./tool-arguments-error.js";
 
 /** Options of {@link validateJsonSchema}. */
 export interface ValidateJsonSchemaOptions {

@@ -45,7 +45,7 @@ afterEach(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-describe("Agent step traces", () => {
+describe("Agent traces", () => {
   it("records a run, saves and loads it losslessly, and replays it offline to the same answer", async () => {
     executions = 0;
     const model = script();
@@ -60,7 +60,7 @@ describe("Agent step traces", () => {
     ).toEqual(recorded.events.map((e) => e.type));
     dir = await mkdtemp(join(tmpdir(), "agentloop-trace-"));
     const file = join(dir, "run.jsonl");
-    await saveTrace(trace, file);
+    await saveTrace({ trace, path: file });
     const loaded = await loadTrace(file);
     expect(loaded).toEqual(trace);
 

@@ -45,7 +45,7 @@ describe("saveTrace redacts by default", () => {
     const { trace, config, steps } = await secretRun();
     expect(JSON.stringify(trace)).toContain(USER_KEY); // the run itself keeps them
     const path = join(dir, "redacted.jsonl");
-    await saveTrace(trace, path);
+    await saveTrace({ trace, path });
     const text = await readFile(path, "utf8");
     expect(text).not.toContain(USER_KEY);
     expect(text).not.toContain(DB_PASSWORD);
@@ -63,10 +63,10 @@ describe("saveTrace redacts by default", () => {
   it("writes the trace as recorded with redact: false, and with a custom redactor's rules", async () => {
     const { trace } = await secretRun();
     const raw = join(dir, "raw.jsonl");
-    await saveTrace(trace, raw, { redact: false });
+    await saveTrace({ trace, path: raw, redact: false });
     expect(await readFile(raw, "utf8")).toContain(USER_KEY);
     const custom = join(dir, "custom.jsonl");
-    await saveTrace(trace, custom, { redact: createRedactor({ patterns: [/10\.0\.0\.\d+/] }) });
+    await saveTrace({ trace, path: custom, redact: createRedactor({ patterns: [/10\.0\.0\.\d+/] }) });
     const text = await readFile(custom, "utf8");
     expect(text).not.toContain("10.0.0.5");
     expect(text).not.toContain(USER_KEY);

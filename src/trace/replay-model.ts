@@ -1,5 +1,5 @@
+import { TraceError } from "../errors/trace-error.js";
 import { type Divergence, LogReplayModel, type RecordedModelCall } from "../run-log/log-replay-model.js";
-import { TraceError } from "./trace-error.js";
 import type { Trace } from "./trace-types.js";
 
 export type { Divergence } from "../run-log/log-replay-model.js";

@@ -113,7 +113,7 @@ describe("replay: tool failures recorded with their structured failure", () => {
   it("a saved trace (redacted by default) replays its failures with the recorded, redacted text", async () => {
     const { trace, agent } = await recordFailures();
     const path = join(dir, "failures.jsonl");
-    await saveTrace(trace, path);
+    await saveTrace({ trace, path });
     const loaded = await loadTrace(path);
     const secret = toolResults(loaded).find((r) => r.toolCallId === "t4");
     expect(secret?.result).not.toContain(KEY);

@@ -1,3 +1,4 @@
+import { TraceError } from "../errors/trace-error.js";
 import { replayToolResult } from "../run-log/replay-tool-result.js";
 import {
   parseToolFailure,
@@ -6,7 +7,6 @@ import {
   toolFailureText,
 } from "../run-log/tool-failure.js";
 import type { Tool, ToolContext } from "../tools/tool.js";
-import { TraceError } from "./trace-error.js";
 import type { Trace, TraceToolResult } from "./trace-types.js";
 
 /** Options of {@link recordedTools}. */
@@ -68,7 +68,7 @@ export function recordedTools({ tools, trace, onMissing }: RecordedToolsOptions)
     if (queue === undefined) results.set(record.data.toolCallId, [record.data]);
     else queue.push(record.data);
     const timeoutMs = record.data.ok ? undefined : timeoutOf(record.data.result);
-    if (timeoutMs !== undefined) timeouts.set(record.data.tool, timeoutMs);
+    if (timeoutMs !== undefined) timeouts.set(record.data.toolName, timeoutMs);
   }
   return tools.map((original) => {
     const execute = (_args: unknown, ctx: ToolContext): unknown => {

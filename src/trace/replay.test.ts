@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
+import { TraceError } from "../errors/trace-error.js";
 import { tool } from "../tools/tool.js";
 import { replay } from "./replay.js";
 import { ReplayModel } from "./replay-model.js";
@@ -11,7 +12,6 @@ import {
   rehash,
   TOOL_RUN_STEPS,
 } from "./test-utils/record-run.js";
-import { TraceError } from "./trace-error.js";
 import type { Trace } from "./trace-types.js";
 
 function firstToolResult(trace: Trace) {

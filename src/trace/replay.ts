@@ -1,9 +1,10 @@
 import type { Agent } from "../agent.js";
+import { TraceError } from "../errors/trace-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
 import { type Divergence, ReplayModel } from "./replay-model.js";
 import { recordedTools } from "./replay-tools.js";
-import { TraceError } from "./trace-error.js";
 import type { Trace, TraceMeta } from "./trace-types.js";
+import { upgradeTrace } from "./upgrade-trace.js";
 import { verifyTrace } from "./verify-trace.js";
 
 /** Options of {@link replay}. */
@@ -29,7 +30,8 @@ function childPath(parent: string, key: string): string {
 /**
  * Runs a recorded run again without calling a model: model call N is answered with the recorded response N
  * ({@link ReplayModel}) and, unless `liveTools`, each tool call with its recorded result. The trace is verified
- * first (a broken one is rejected with a {@link TraceError} naming the bad record). The replay starts from the
+ * first (a broken one is rejected with a {@link TraceError} naming the bad record); a trace recorded by
+ * agentloop 0.1 is then read in the current shape. The replay starts from the
  * recorded input and prior conversation, with `agent.with({ model, tools })`.
  *
  * `divergence` is the first difference: a model request that differs from the recorded one (path inside the
@@ -40,15 +42,16 @@ function childPath(parent: string, key: string): string {
  * @example
  * const { result, divergence } = await replay(await loadTrace("run.jsonl"), { agent });
  */
-export async function replay(trace: Trace, options: ReplayOptions): Promise<ReplayOutcome> {
+export async function replay(recorded: Trace, options: ReplayOptions): Promise<ReplayOutcome> {
   const { agent, liveTools = false } = options;
-  const check = verifyTrace(trace);
+  const check = verifyTrace(recorded);
   if (!check.ok) {
     throw new TraceError({
       message: `The trace is broken at record ${check.brokenAt}: ${check.reason}`,
       seq: check.brokenAt,
     });
   }
+  const trace = upgradeTrace(recorded);
   const meta = (trace.records[0] as { data: TraceMeta }).data;
   let divergence: Divergence | null = null;
   const note = (found: Divergence): void => {

@@ -4,10 +4,10 @@ import { traceEvents } from "./trace-events.js";
 import { TraceRecorder } from "./trace-recorder.js";
 import { verifyTrace } from "./verify-trace.js";
 
-const start: AgentEvent = { type: "loop_start", step: 0, timestamp: 1, data: { task: "t", model: "m:x" } };
+const start: AgentEvent = { type: "loop_start", turn: 0, timestamp: 1, data: { task: "t", model: "m:x" } };
 const end: AgentEvent = {
   type: "loop_end",
-  step: 1,
+  turn: 1,
   timestamp: 2,
   data: { stopReason: "completed", text: "ok" },
 };

@@ -1,8 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { TraceError } from "../errors/trace-error.js";
 import { createRedactor, type Redactor } from "../stores/redactor.js";
 import { redactTrace } from "./redact-trace.js";
-import { TraceError } from "./trace-error.js";
 import { TRACE_RECORD_KINDS, TRACE_VERSION, type Trace, type TraceRecord } from "./trace-types.js";
+import { upgradeTrace } from "./upgrade-trace.js";
 
 /** The `type` of a trace file's header line. */
 export const TRACE_FILE_TYPE = "agentloop-trace";
@@ -11,6 +13,10 @@ const KINDS = new Set<string>(TRACE_RECORD_KINDS);
 
 /** Options of {@link saveTrace}. */
 export interface SaveTraceOptions {
+  /** The trace to write (`result.trace`, or a `TraceRecorder`'s). */
+  trace: Trace;
+  /** The file to write (replaced if it exists). */
+  path: string;
   /**
    * Redact what is written (API keys, bearer tokens, `password=...` pairs, private keys, emails; see
    * `createRedactor`), re-chaining the hashes over the redacted records: on by default, as traces are meant to
@@ -20,12 +26,18 @@ export interface SaveTraceOptions {
 }
 
 /**
- * Writes `trace` to `path` as JSON Lines: a header `{"type":"agentloop-trace","version":1}`, then one record
+ * Writes `trace` to `path` as JSON Lines: a header `{"type":"agentloop-trace","version":2}`, then one record
  * per line, in order. Replaces the file if it exists. {@link loadTrace} reads it back unchanged, except for
  * what was redacted (see {@link SaveTraceOptions.redact}; a redacted trace verifies and replays).
  */
-export async function saveTrace(trace: Trace, path: string, options: SaveTraceOptions = {}): Promise<void> {
-  const { redact = true } = options;
+export async function saveTrace(options: SaveTraceOptions): Promise<void> {
+  if (typeof options !== "object" || options === null || !("trace" in options) || !("path" in options)) {
+    throw new InvalidArgumentError({
+      argument: "options",
+      message: "saveTrace takes one options object since agentloop 0.2: saveTrace({ trace, path, redact })",
+    });
+  }
+  const { trace, path, redact = true } = options;
   const saved =
     redact === false ? trace : redactTrace({ trace, redactor: redact === true ? createRedactor() : redact });
   const lines = [JSON.stringify({ type: TRACE_FILE_TYPE, version: saved.version })];
@@ -44,7 +56,7 @@ function parseLine(line: string, lineNumber: number, path: string): unknown {
   }
 }
 
-function checkHeader(header: unknown, path: string): void {
+function checkHeader(header: unknown, path: string): 1 | typeof TRACE_VERSION {
   const { type, version } = (typeof header === "object" && header !== null ? header : {}) as Record<
     string,
     unknown
@@ -59,9 +71,10 @@ function checkHeader(header: unknown, path: string): void {
       message: `${path} is a version ${version} trace, written by a newer agentloop; this version reads version ${TRACE_VERSION}`,
     });
   }
-  if (version !== TRACE_VERSION) {
+  if (version !== TRACE_VERSION && version !== 1) {
     throw new TraceError({ message: `${path} has an unsupported trace version ${version}` });
   }
+  return version;
 }
 
 function checkRecord(value: unknown, lineNumber: number, path: string): TraceRecord {
@@ -90,7 +103,9 @@ function checkRecord(value: unknown, lineNumber: number, path: string): TraceRec
 /**
  * Reads a trace written by {@link saveTrace}. Rejects with {@link TraceError} when the file is not a trace
  * (wrong header, a line that is not JSON or not a record) or was written by a newer version. Does not verify
- * the hash chain: call `verifyTrace` (`replay` does).
+ * the hash chain: call `verifyTrace` (`replay` does). A trace written by agentloop 0.1 is read in the current
+ * shape (see `upgradeTrace`) when its hash chain verifies; its chain is then computed anew over the upgraded
+ * records.
  */
 export async function loadTrace(path: string): Promise<Trace> {
   const text = await readFile(path, "utf8");
@@ -106,12 +121,12 @@ export async function loadTrace(path: string): Promise<Trace> {
   } catch {
     header = undefined;
   }
-  checkHeader(header, path);
+  const version = checkHeader(header, path);
   const records: TraceRecord[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === "") continue;
     records.push(checkRecord(parseLine(line, i + 1, path), i + 1, path));
   }
-  return { version: TRACE_VERSION, records };
+  return upgradeTrace({ version, records });
 }

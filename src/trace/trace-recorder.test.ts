@@ -41,7 +41,7 @@ describe("TraceRecorder: a multi-turn tool run", () => {
       messages: prior,
     });
     expect(result.stopReason).toBe("completed");
-    expect(trace.version).toBe(1);
+    expect(trace.version).toBe(2);
     expect(shape(trace.records)).toEqual([
       "meta",
       "event:loop_start",
@@ -89,7 +89,7 @@ describe("TraceRecorder: a multi-turn tool run", () => {
     const results = trace.records.filter((r) => r.kind === "tool_result").map((r) => r.data);
     expect(results).toContainEqual({
       toolCallId: "c1",
-      tool: "get_weather",
+      toolName: "get_weather",
       ok: true,
       result: '{"city":"Paris","tempC":18}',
     });
@@ -107,7 +107,7 @@ describe("TraceRecorder: a multi-turn tool run", () => {
     const { trace } = await recordRun({ steps: TOOL_RUN_STEPS, tools: [countingWeatherTool().tool] });
     expect(copyTrace(trace)).toEqual(trace);
     const path = join(dir, "run.jsonl");
-    await saveTrace(trace, path);
+    await saveTrace({ trace, path });
     const loaded = await loadTrace(path);
     expect(loaded).toEqual(trace);
     expect(verifyTrace(loaded)).toEqual({ ok: true });
@@ -134,7 +134,7 @@ describe("TraceRecorder: streams", () => {
     expect(responses[0]?.data.response).toMatchObject({
       text: "Checking.",
       toolCalls: [{ id: "c1", name: "get_weather", arguments: { city: "Paris" } }],
-      finishReason: { unified: "tool-calls" },
+      finishReason: { unified: "tool_calls" },
     });
     expect(responses[2]?.data.response.text).toBe("Paris 18°C, Oslo and Rome 11°C.");
     expect(shape(trace.records)).toContain("event:text_delta");
@@ -158,7 +158,7 @@ describe("TraceRecorder: streams", () => {
     const recorder = newRecorder();
     const model = recorder.wrapModel(new ScriptedModel([{ text: "a b c d e f" }]));
     for await (const part of model.stream({ messages: [{ role: "user", content: "x" }] })) {
-      expect(part.type).toBe("text-delta");
+      expect(part.type).toBe("text_delta");
       break;
     }
     const trace = recorder.finish();

@@ -120,9 +120,9 @@ export class TraceRecorder {
   recordEvent(event: AgentEvent): void {
     this.appendCopy("event", event);
     if (event.type === "observation") {
-      const { toolCallId, tool, ok, result, error } = event.data;
-      const failure = ok ? undefined : toolFailureOf({ tool, result, error });
-      this.appendCopy("tool_result", { toolCallId, tool, ok, result, ...(failure && { failure }) });
+      const { toolCallId, toolName, ok, result, error } = event.data;
+      const failure = ok ? undefined : toolFailureOf({ tool: toolName, result, error });
+      this.appendCopy("tool_result", { toolCallId, toolName, ok, result, ...(failure && { failure }) });
     }
   }
 

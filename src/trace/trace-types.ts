@@ -7,8 +7,12 @@ export type { RecordedError, RecordedModelRequest } from "../run-log/recorded-ca
 
 import type { RecordedToolFailure } from "../run-log/tool-failure.js";
 
-/** The trace format version this package writes and reads. */
-export const TRACE_VERSION = 1;
+/**
+ * The trace format version this package writes (and the newest it reads). Version 2 renamed event and record
+ * fields (`turn`, `toolName`, `arguments`, snake_case values); version 1 traces (agentloop 0.1) are read and
+ * upgraded on load, and an older agentloop refuses version 2 instead of misreading it.
+ */
+export const TRACE_VERSION = 2;
 
 /** The `prevHash` of a trace's first record: 64 zeros. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -52,7 +56,7 @@ export interface TraceModelError {
 /** The `data` of a `tool_result` record: what a tool call sent back to the model. */
 export interface TraceToolResult {
   toolCallId: string;
-  tool: string;
+  toolName: string;
   /** False when the call failed; `result` is then the error text the model was sent. */
   ok: boolean;
   /** The text the model was sent (after truncation). */
@@ -113,6 +117,7 @@ export type TraceRecordOf<K extends TraceRecordKind> = Extract<TraceRecord, { ki
  * `saveTrace` / `loadTrace` for the file format and `verifyTrace` for the integrity check.
  */
 export interface Trace {
-  version: typeof TRACE_VERSION;
+  /** 1: a trace written by agentloop 0.1 (upgraded by `loadTrace` and `replay`). */
+  version: 1 | typeof TRACE_VERSION;
   records: TraceRecord[];
 }

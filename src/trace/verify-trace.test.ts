@@ -95,7 +95,7 @@ describe("verifyTrace", () => {
 
   it("rejects an unsupported version, an empty trace and a trace that does not start with meta", async () => {
     const trace = await recorded();
-    expect(verifyTrace({ ...trace, version: 2 as 1 })).toMatchObject({
+    expect(verifyTrace({ ...trace, version: 3 as 2 })).toMatchObject({
       ok: false,
       brokenAt: 0,
       reason: expect.stringContaining("version"),

@@ -24,11 +24,11 @@ export function verifyTrace(trace: Trace): VerifyTraceResult {
   if (trace === null || typeof trace !== "object") {
     return { ok: false, brokenAt: 0, reason: "not a trace object" };
   }
-  if (trace.version !== TRACE_VERSION) {
+  if (trace.version !== TRACE_VERSION && trace.version !== 1) {
     return {
       ok: false,
       brokenAt: 0,
-      reason: `unsupported trace version ${JSON.stringify(trace.version)} (supported: ${TRACE_VERSION})`,
+      reason: `unsupported trace version ${JSON.stringify(trace.version)} (supported: 1, ${TRACE_VERSION})`,
     };
   }
   const records: unknown = trace.records;

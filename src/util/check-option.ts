@@ -5,6 +5,17 @@ export function optionKeys<T>(record: { [K in keyof Required<T>]: true }): Reado
   return new Set(Object.keys(record));
 }
 
+/**
+ * Option keys renamed in agentloop 0.2 (issue #16), by their old path: the new key. {@link checkObjectOption}
+ * names the new key when it meets an old one, instead of calling it unknown.
+ */
+export const RENAMED_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  "limits.softMaxSteps": "softMaxTurns",
+  "limits.maxTokens": "maxTotalTokens",
+  "context.maxTokens": "maxContextTokens",
+  "prompts.softSteps": "softTurns",
+});
+
 /** Throws {@link InvalidArgumentError} for `argument`. */
 export function failOption(argument: string, message: string): never {
   throw new InvalidArgumentError({ argument, message });
@@ -33,9 +44,12 @@ export function checkObjectOption(argument: string, value: unknown, known?: Read
   if (!isPlainObject(value)) failOption(argument, `expected an object, got ${showValue(value)}`);
   if (known === undefined) return;
   for (const key of Object.keys(value)) {
-    if (!known.has(key)) {
-      failOption(`${argument}.${key}`, `unknown option; expected one of: ${[...known].join(", ")}`);
+    if (known.has(key)) continue;
+    const renamed = RENAMED_OPTIONS[`${argument}.${key}`];
+    if (renamed !== undefined) {
+      failOption(`${argument}.${key}`, `renamed to ${argument}.${renamed} in agentloop 0.2; use ${renamed}`);
     }
+    failOption(`${argument}.${key}`, `unknown option; expected one of: ${[...known].join(", ")}`);
   }
 }
 

@@ -130,7 +130,7 @@ await close();`),
     ) as { stopReason: string; pending: Array<{ toolCallId: string }> };
     expect(paused).toEqual({
       stopReason: "awaiting_approval",
-      pending: [{ toolCallId: "p1", tool: "pay", args: { to: "acme" } }],
+      pending: [{ toolCallId: "p1", toolName: "pay", arguments: { to: "acme" } }],
     });
 
     const web = await startWebProcess();
@@ -148,9 +148,17 @@ await close();`),
       replayed: ["loop_start", "model_call", "action", "observation", "model_call"],
       live: ["action", "observation", "model_call", "loop_end"],
     });
+    // The same decision again (a retried web request) is applied once: the finished run's result, nothing runs.
     const again = await decide({ approve: ["p1"], user: "alice" });
-    expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ message: expect.stringMatching(/has finished/) });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({
+      stopReason: "completed",
+      text: "Paid acme.",
+      live: ["loop_end"],
+    });
+    const other = await decide({ deny: ["p1"], user: "bob" });
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ message: expect.stringMatching(/has finished/) });
 
     const redis = new Redis(REDIS);
     expect(await redis.get(`${prefix}effect:lookup`)).toBe("1");

@@ -1,7 +1,7 @@
 // A queue worker process for queue-crash.test.ts: the test bundles this file (with esbuild, from src/) and runs
 // it with node. Env: MOCK_URL (the mock OpenAI server), QUEUE_PREFIX, QUEUE_NAME, LOCK_MS, STALLED_MS,
 // CONCURRENCY, TALLY_DELAY_MS, SESSION_RETRY_MS.
-// The `tally` tool has a side effect in Redis that happens once per idempotency key: SET effect:<key> NX and,
+// The `tally` tool (and `tally_gated`, the same behind an approval) has a side effect in Redis that happens once per idempotency key: SET effect:<key> NX and,
 // only if that succeeded, INCR effects:<run id> (one Lua script, so a kill cannot split the two). It also counts
 // every execution in calls:<run id>. Prints "ready" once the worker is started; SIGTERM closes it gracefully.
 import { Redis } from "ioredis";
@@ -19,21 +19,26 @@ const effects = `${prefix}:fx:`;
 const EFFECT_ONCE = `if redis.call("SET", KEYS[1], "1", "NX") then return redis.call("INCR", KEYS[2]) end
 return 0`;
 
-const tally = tool<{ n: number }>({
-  name: "tally",
-  description: "Adds n to the tally",
-  parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
-  idempotent: true,
-  execute: async ({ n }, ctx) => {
-    const key = ctx.idempotencyKey ?? "?";
-    const runId = key.split(":")[0];
-    await redis.incr(`${effects}calls:${runId}`);
-    // The tool takes a while, so that some kills land while it runs (it is then executed again, same key).
-    await new Promise((resolve) => setTimeout(resolve, Number(env.TALLY_DELAY_MS ?? 0)));
-    await redis.eval(EFFECT_ONCE, 2, `${effects}effect:${key}`, `${effects}effects:${runId}`);
-    return `tallied ${n}`;
-  },
-});
+const tallyTool = (name: string, needsApproval: boolean) =>
+  tool<{ n: number }>({
+    name,
+    description: "Adds n to the tally",
+    parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    idempotent: true,
+    needsApproval,
+    execute: async ({ n }, ctx) => {
+      const key = ctx.idempotencyKey ?? "?";
+      const runId = key.split(":")[0];
+      await redis.incr(`${effects}calls:${runId}`);
+      // The tool takes a while, so that some kills land while it runs (it is then executed again, same key).
+      await new Promise((resolve) => setTimeout(resolve, Number(env.TALLY_DELAY_MS ?? 0)));
+      await redis.eval(EFFECT_ONCE, 2, `${effects}effect:${key}`, `${effects}effects:${runId}`);
+      return `tallied ${n}`;
+    },
+  });
+const tally = tallyTool("tally", false);
+// The same effect behind a human's approval: a gated run pauses here until the test decides.
+const tallyGated = tallyTool("tally_gated", true);
 
 // Every request carries the worker's pid, so the test can tell attempts of a run apart.
 const model = createOpenAI({
@@ -49,7 +54,7 @@ const worker = createAgentWorker({
   connection,
   prefix,
   name: env.QUEUE_NAME ?? "crash",
-  agents: { tally: () => new Agent({ model, tools: [tally], system: "You tally." }) },
+  agents: { tally: () => new Agent({ model, tools: [tally, tallyGated], system: "You tally." }) },
   store,
   concurrency: Number(env.CONCURRENCY ?? 4),
   lockDurationMs: lockMs,

@@ -14,11 +14,13 @@ import { createAgentQueue } from "../../src/integrations/queue/index.js";
 import { RedisStore } from "../../src/integrations/redis/redis-store.js";
 import type { AgentEvent } from "../../src/loop/agent-event.js";
 import { type MockOpenAIServer, startMockOpenAIServer } from "../../src/testing/index.js";
-import { parseTallyRequest, tallyInput, tallyReply } from "./tally-script.js";
+import { parseTallyRequest, tallyCallId, tallyInput, tallyReply } from "./tally-script.js";
 
 const RUNS = 200;
 const SESSIONS = 20;
 const KILLS = 4;
+/** Sessions whose last run is gated: it pauses for approval, and the test approves it while workers die. */
+const GATED_SESSIONS = 5;
 const connection = { host: "127.0.0.1", port: 6379 };
 const prefix = `aq-crash-${randomUUID().slice(0, 8)}`;
 const name = "crash";
@@ -148,13 +150,25 @@ describe("queue crash test (3 worker processes, SIGKILL)", () => {
     const runs = sessions.map((session, i) => ({
       runId: `run${String(i).padStart(3, "0")}-${randomUUID().slice(0, 8)}`,
       sessionId: `session${session}`,
+      gated: session < GATED_SESSIONS && sessions.lastIndexOf(session) === i,
     }));
     // Five runs followed from the start (subscribed before they are enqueued), five more after they finished.
     const early = runs.slice(0, 5).map((run) => collect(queue.events(run.runId)));
-    for (const { runId, sessionId } of runs) {
-      await queue.enqueue({ agent: "tally", input: tallyInput(runId, sessionId), runId, sessionId });
+    for (const { runId, sessionId, gated } of runs) {
+      await queue.enqueue({ agent: "tally", input: tallyInput(runId, sessionId, gated), runId, sessionId });
     }
-    const results = runs.map((run) => queue.result(run.runId, { timeoutMs: 90_000 }));
+    // A gated run's job completes paused; the decision comes from another queue object (a web request, say),
+    // and the run goes on on whichever worker takes the resume job.
+    const approver = createAgentQueue({ connection, prefix, name });
+    const paused: string[] = [];
+    const results = runs.map(async (run) => {
+      const first = await queue.result(run.runId, { timeoutMs: 90_000 });
+      if (!run.gated) return first;
+      expect(first.stopReason).toBe("awaiting_approval");
+      paused.push(run.runId);
+      await approver.resume(run.runId, { approve: [tallyCallId(run.runId, 2)], decidedBy: "test" });
+      return queue.result(run.runId, { timeoutMs: 90_000 });
+    });
     let finished = 0;
     results.forEach((result) => {
       result.then(
@@ -187,7 +201,14 @@ describe("queue crash test (3 worker processes, SIGKILL)", () => {
     // 1. Every run completed with the right text.
     expect(summaries.map((summary) => summary.text)).toEqual(runs.map((run) => `done ${run.runId}`));
     expect(summaries.every((summary) => summary.stopReason === "completed")).toBe(true);
-    // 2. Every tally call had its effect exactly once (2 calls per run).
+    expect(paused.sort()).toEqual(
+      runs
+        .filter((run) => run.gated)
+        .map((run) => run.runId)
+        .sort(),
+    );
+    expect(paused).toHaveLength(GATED_SESSIONS);
+    // 2. Every tally call had its effect exactly once (2 calls per run, the approved ones included).
     const effects = await admin.mget(...runs.map((run) => `${prefix}:fx:effects:${run.runId}`));
     expect(effects).toEqual(runs.map(() => "2"));
     const executions = (await admin.mget(...runs.map((run) => `${prefix}:fx:calls:${run.runId}`))).map(
@@ -195,7 +216,7 @@ describe("queue crash test (3 worker processes, SIGKILL)", () => {
     );
     // 3. No job failed, and all completed.
     expect(await admin.zcard(`${prefix}:${name}:failed`)).toBe(0);
-    expect(await admin.zcard(`${prefix}:${name}:completed`)).toBe(RUNS);
+    expect(await admin.zcard(`${prefix}:${name}:completed`)).toBe(RUNS + GATED_SESSIONS); // + the resume jobs
     // 4. No session ran two runs at once: per attempt (run, worker process), the span from its first model
     // request to its last reply (cut at the kill of its process) never overlaps another run's in the session.
     const spans = new Map<string, { runId: string; sessionId: string; start: number; end: number }>();
@@ -233,7 +254,7 @@ describe("queue crash test (3 worker processes, SIGKILL)", () => {
       const inputs = history.filter((message) => message.role === "user").map((message) => message.content);
       const expected = runs
         .filter((run) => run.sessionId === sessionId)
-        .map((run) => tallyInput(run.runId, sessionId));
+        .map((run) => tallyInput(run.runId, sessionId, run.gated));
       expect(history).toHaveLength(expected.length * 6);
       expect(inputs).toEqual(expected);
       expect(await admin.exists(`${prefix}:${name}:session-order:${sessionId}`)).toBe(0);
@@ -264,6 +285,7 @@ describe("queue crash test (3 worker processes, SIGKILL)", () => {
         `runs resumed on another worker: ${resumed}; model requests: ${modelRequests} (${RUNS * 3} without crashes); ` +
         `tally executions: ${executions.reduce((a, b) => a + b, 0)} (${RUNS * 2} effects); finished before the last kill: ${finishedAtLastKill}`,
     );
+    await approver.close();
     await queue.close();
   }, 120_000);
 });

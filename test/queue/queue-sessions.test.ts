@@ -194,9 +194,12 @@ describe("queued sessions", () => {
     ]);
     expect((await store.load(sessionId))?.state ?? {}).toEqual({});
 
-    // Deciding again: the run is finished, so the resume job fails for good; nothing runs twice.
+    // The same decision again (a retried request): applied once, the run's result again; nothing runs twice.
     await decider.resume(runId, { approve: ["pay-bob"] });
-    await expect(decider.result(runId, { timeoutMs: 10_000 })).rejects.toThrow(/has finished|not pending/);
+    expect(await decider.result(runId, { timeoutMs: 10_000 })).toMatchObject({ text: "done pay bob" });
+    // A different decision on the finished run: the resume job fails for good; nothing runs.
+    await decider.resume(runId, { deny: ["pay-bob"] });
+    await expect(decider.result(runId, { timeoutMs: 10_000 })).rejects.toThrow(/has finished/);
     expect(paid).toEqual(["bob"]);
   });
 

@@ -10,12 +10,18 @@ export interface TallyRequest {
   user: string | undefined;
   /** How many messages the request carried. */
   messageCount: number;
+  /** The run's second call goes to `tally_gated`, which needs approval. */
+  gated: boolean;
 }
 
-/** The input of a tally run: the run id (and session) are read back from it by the script. */
-export function tallyInput(runId: string, sessionId?: string): string {
-  return sessionId === undefined ? `tally run=${runId}` : `tally run=${runId} session=${sessionId}`;
+/** The input of a tally run: the run id (and session, and whether it is gated) are read back by the script. */
+export function tallyInput(runId: string, sessionId?: string, gated = false): string {
+  const base = sessionId === undefined ? `tally run=${runId}` : `tally run=${runId} session=${sessionId}`;
+  return gated ? `${base} gated` : base;
 }
+
+/** The id of a tally run's n-th call (what an approval names). */
+export const tallyCallId = (runId: string, n: number): string => `call-${runId}-${n}`;
 
 const contentText = (content: unknown): string => (typeof content === "string" ? content : "");
 
@@ -30,18 +36,21 @@ export function parseTallyRequest(body: MockChatRequest): TallyRequest {
     toolResults: messages.slice(lastUser + 1).filter((message) => message.role === "tool").length,
     user: typeof body.user === "string" ? body.user : undefined,
     messageCount: messages.length,
+    gated: / gated$/.test(text),
   };
 }
 
 /**
  * The deterministic reply to a tally run's request: by the number of tool results after the run's user message,
- * 0 → call `tally {n: 1}`, 1 → `tally {n: 2}`, 2 or more → the final text `done <run id>`.
+ * 0 → call `tally {n: 1}`, 1 → `tally {n: 2}` (`tally_gated`, which needs approval, for a gated run), 2 or more →
+ * the final text `done <run id>`.
  */
 export function tallyReply(request: TallyRequest, delayMs: number): MockReply {
   const { runId, toolResults } = request;
   if (toolResults < 2) {
     const n = toolResults + 1;
-    return { delayMs, toolCalls: [{ id: `call-${runId}-${n}`, name: "tally", arguments: { n } }] };
+    const name = request.gated && n === 2 ? "tally_gated" : "tally";
+    return { delayMs, toolCalls: [{ id: tallyCallId(runId, n), name, arguments: { n } }] };
   }
   return { delayMs, text: `done ${runId}` };
 }

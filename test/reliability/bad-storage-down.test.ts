@@ -3,12 +3,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent.js";
+import { StoreError } from "../../src/errors/store-error.js";
 import { PostgresStore } from "../../src/integrations/postgres/postgres-store.js";
 import { RedisStore } from "../../src/integrations/redis/redis-store.js";
 import type { Message } from "../../src/models/message.js";
 import { MemoryStore } from "../../src/stores/memory-store.js";
 import type { SessionStore } from "../../src/stores/session-store.js";
-import { StoreError } from "../../src/stores/store-error.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { tool } from "../../src/tools/tool.js";
 

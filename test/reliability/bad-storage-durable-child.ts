@@ -5,9 +5,9 @@ import { appendFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { Agent } from "../../src/agent.js";
-import { DurableRunBusyError } from "../../src/durable/durable-run-busy-error.js";
 import { FileJournal } from "../../src/durable/file-journal.js";
 import { runDurably } from "../../src/durable/run-durably.js";
+import { DurableRunBusyError } from "../../src/errors/durable-run-busy-error.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { tool } from "../../src/tools/tool.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent.js";
+import { StoreError } from "../../src/errors/store-error.js";
 import { MemoryStore } from "../../src/stores/memory-store.js";
 import type { SessionStore } from "../../src/stores/session-store.js";
-import { StoreError } from "../../src/stores/store-error.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 
 // A store that never answers (a user's own Redis or pg client without timeouts, a custom store): every store

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent.js";
 import { FileJournal } from "../../src/durable/file-journal.js";
+import { StoreError } from "../../src/errors/store-error.js";
 import { FileStateStore } from "../../src/stores/file-state-store.js";
 import { FileStore } from "../../src/stores/file-store.js";
-import { StoreError } from "../../src/stores/store-error.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { tool } from "../../src/tools/tool.js";
 

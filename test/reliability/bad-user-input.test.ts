@@ -52,9 +52,33 @@ const rows: Row[] = [
   ["limits.maxTurns a string", { limits: { maxTurns: "5" } }, "limits.maxTurns"],
   ["limits.maxTurns fractional", { limits: { maxTurns: 1.5 } }, "limits.maxTurns", "1.5"],
   ["limits.timeoutMs negative", { limits: { timeoutMs: -1 } }, "limits.timeoutMs"],
-  ["limits.maxTokens negative", { limits: { maxTokens: -5 } }, "limits.maxTokens"],
+  ["limits.maxTotalTokens negative", { limits: { maxTotalTokens: -5 } }, "limits.maxTotalTokens"],
+  [
+    "limits.maxTokens (renamed)",
+    { limits: { maxTokens: 5 } },
+    "limits.maxTokens",
+    "renamed to limits.maxTotalTokens",
+  ],
+  [
+    "context.maxTokens (renamed)",
+    { context: { maxTokens: 1000 } },
+    "context.maxTokens",
+    "renamed to context.maxContextTokens",
+  ],
   ["limits.maxCostUsd NaN", { limits: { maxCostUsd: Number.NaN } }, "limits.maxCostUsd"],
-  ["limits.softMaxSteps zero", { limits: { softMaxSteps: 0 } }, "limits.softMaxSteps"],
+  ["limits.softMaxTurns zero", { limits: { softMaxTurns: 0 } }, "limits.softMaxTurns"],
+  [
+    "limits.softMaxSteps (renamed)",
+    { limits: { softMaxSteps: 3 } },
+    "limits.softMaxSteps",
+    "renamed to limits.softMaxTurns",
+  ],
+  [
+    "prompts.softSteps (renamed)",
+    { prompts: { softSteps: () => "x" } },
+    "prompts.softSteps",
+    "renamed to prompts.softTurns",
+  ],
   ["limits with an unknown key (typo)", { limits: { maxTurn: 3 } }, "limits.maxTurn", "maxTurns"],
   ["limits null", { limits: null }, "limits", "expected an object"],
   ["limits a number", { limits: 10 }, "limits", "expected an object"],
@@ -80,22 +104,28 @@ const rows: Row[] = [
   ["temperature a string", { temperature: "0.5" }, "temperature"],
   ["system not a string", { system: 42 }, "system", "string"],
   ["context null", { context: null }, "context", "expected an object"],
-  ["context without maxTokens", { context: {} }, "context.maxTokens"],
-  ["context.maxTokens negative", { context: { maxTokens: -1 } }, "context.maxTokens"],
-  ["context.compactAt above 1", { context: { maxTokens: 1000, compactAt: 2 } }, "context.compactAt"],
-  ["context.strategy unknown", { context: { maxTokens: 1000, strategy: "lru" } }, "context.strategy"],
+  ["context without maxContextTokens", { context: {} }, "context.maxContextTokens"],
+  ["context.maxContextTokens negative", { context: { maxContextTokens: -1 } }, "context.maxContextTokens"],
+  ["context.compactAt above 1", { context: { maxContextTokens: 1000, compactAt: 2 } }, "context.compactAt"],
+  [
+    "context.strategy sliding-window (renamed)",
+    { context: { maxContextTokens: 1000, strategy: "sliding-window" } },
+    "context.strategy",
+    'renamed to "sliding_window"',
+  ],
+  ["context.strategy unknown", { context: { maxContextTokens: 1000, strategy: "lru" } }, "context.strategy"],
   [
     "context.keepLastMessages negative",
-    { context: { maxTokens: 1000, keepLastMessages: -1 } },
+    { context: { maxContextTokens: 1000, keepLastMessages: -1 } },
     "context.keepLastMessages",
   ],
-  ["context with an unknown key", { context: { maxTokens: 1000, maxToken: 5 } }, "context.maxToken"],
+  ["context with an unknown key", { context: { maxContextTokens: 1000, maxToken: 5 } }, "context.maxToken"],
   [
     "context.summaryModel not a model",
-    { context: { maxTokens: 1000, summaryModel: {} } },
+    { context: { maxContextTokens: 1000, summaryModel: {} } },
     "context.summaryModel",
   ],
-  ["context.counter not a counter", { context: { maxTokens: 1000, counter: 5 } }, "context.counter"],
+  ["context.counter not a counter", { context: { maxContextTokens: 1000, counter: 5 } }, "context.counter"],
   ["loopDetection.window zero", { loopDetection: { window: 0 } }, "loopDetection.window"],
   ["loopDetection.threshold 1", { loopDetection: { threshold: 1 } }, "loopDetection.threshold"],
   ["loopDetection a string", { loopDetection: "off" }, "loopDetection", "expected an object"],
@@ -237,12 +267,12 @@ describe("bad user input: empty and huge input", () => {
   const huge = "word ".repeat(500_000); // 2.5 MB, about 500k tokens
 
   it("huge input with a context budget stops with ContextOverflowError before any request", async () => {
-    const agent = new Agent({ model: wireModel(), context: { maxTokens: 8_000 } });
+    const agent = new Agent({ model: wireModel(), context: { maxContextTokens: 8_000 } });
     const started = Date.now();
     const result = await agent.run(huge);
     expect(result.stopReason).toBe("error");
     expect(ContextOverflowError.isInstance(result.error)).toBe(true);
-    expect(result.error?.message).toContain("context.maxTokens");
+    expect(result.error?.message).toContain("context.maxContextTokens");
     expect(server.requests).toHaveLength(0);
     expect(Date.now() - started).toBeLessThan(5_000);
   });

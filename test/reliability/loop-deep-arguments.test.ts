@@ -93,7 +93,7 @@ describe.each([10_000, 100_000])("arguments nested %i levels deep", (depth) => {
         text: "",
         toolCalls: [call],
         usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        finishReason: { unified: "tool_calls", raw: "tool_calls" },
       },
       {
         text: "ok",

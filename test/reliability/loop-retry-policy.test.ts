@@ -47,7 +47,7 @@ describe.each(["run", "stream"] as const)("the agent's retry policy over a real 
     server.setScript((_body, index) =>
       index % 2 === 0
         ? { fault: { status: 503 } }
-        : { text: "partial answer that breaks", fault: { type: "drop-mid-stream", afterEvents: 2 } },
+        : { text: "partial answer that breaks", fault: { type: "drop_mid_stream", afterEvents: 2 } },
     );
     const agent = new Agent({ model: provider(), retry: { maxRetries: 2, baseDelayMs: 1 } });
     const result = await runWith(agent, mode);
@@ -95,7 +95,7 @@ function customModel(error: Error, failures: number): Model & { calls: number } 
     async *stream() {
       model.calls++;
       if (model.calls <= failures) throw error;
-      yield { type: "text-delta" as const, delta: answer.text };
+      yield { type: "text_delta" as const, delta: answer.text };
       yield { type: "finish" as const, usage: answer.usage, finishReason: answer.finishReason };
     },
   };

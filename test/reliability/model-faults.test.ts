@@ -77,7 +77,7 @@ const cases: FaultCase[] = [
   {
     row: "connection reset before headers",
     backend: openAIBackend,
-    fault: { fault: { openai: { type: "drop-before-headers" } } },
+    fault: { fault: { openai: { type: "drop_before_headers" } } },
     modes: both,
     source: request,
     error: /socket|reset|closed|network|ECONNRESET|hang up/i,
@@ -85,7 +85,7 @@ const cases: FaultCase[] = [
   {
     row: "stream dropped after some text",
     backend: openAIBackend,
-    fault: { fault: { openai: { type: "drop-mid-stream", afterEvents: 2 } } },
+    fault: { fault: { openai: { type: "drop_mid_stream", afterEvents: 2 } } },
     modes: both,
     source: streamRetry,
     error: /the connection closed before the response was complete/,
@@ -93,7 +93,7 @@ const cases: FaultCase[] = [
   {
     row: "stream dropped in the middle of a tool call's arguments",
     backend: openAIBackend,
-    fault: { fault: { openai: { type: "drop-mid-stream", afterEvents: 4 } } },
+    fault: { fault: { openai: { type: "drop_mid_stream", afterEvents: 4 } } },
     modes: streamOnly,
     source: streamRetry,
     error: /interrupted|closed|terminated|aborted|socket|reset/i,
@@ -101,7 +101,7 @@ const cases: FaultCase[] = [
   {
     row: "SSE stream ending without its final event",
     backend: openAIBackend,
-    fault: { fault: { openai: { type: "end-without-done" } } },
+    fault: { fault: { openai: { type: "end_without_done" } } },
     modes: streamOnly,
     source: streamRetry,
     error: /ended|finish|DONE/i,
@@ -109,7 +109,7 @@ const cases: FaultCase[] = [
   {
     row: "malformed JSON chunk",
     backend: openAIBackend,
-    fault: { fault: { openai: { type: "malformed-chunk", afterEvents: 2 } } },
+    fault: { fault: { openai: { type: "malformed_chunk", afterEvents: 2 } } },
     modes: streamOnly,
     source: streamRetry,
     error: /malformed|JSON/i,
@@ -117,7 +117,7 @@ const cases: FaultCase[] = [
   {
     row: "slow drip past the request timeout",
     backend: openAIBackend,
-    fault: { fault: { openai: { type: "slow-drip", intervalMs: 400 } } },
+    fault: { fault: { openai: { type: "slow_drip", intervalMs: 400 } } },
     modes: both,
     source: streamRetry,
     error: /stalled|timed out|within|timeout/i,
@@ -152,7 +152,7 @@ const cases: FaultCase[] = [
   {
     row: "Anthropic connection reset before headers",
     backend: anthropicBackend,
-    fault: { fault: { anthropic: { type: "drop-before-headers" } } },
+    fault: { fault: { anthropic: { type: "drop_before_headers" } } },
     modes: both,
     source: request,
     error: /socket|reset|closed|network|ECONNRESET|hang up/i,
@@ -273,7 +273,7 @@ const cases: FaultCase[] = [
   {
     row: "Responses API slow drip past the request timeout",
     backend: responsesBackend,
-    fault: { fault: { responses: { type: "slow-drip", intervalMs: 400 } } },
+    fault: { fault: { responses: { type: "slow_drip", intervalMs: 400 } } },
     modes: both,
     source: streamRetry,
     error: /stalled|timed out/i,
@@ -376,8 +376,8 @@ describe.each(rows)("fault: $label", (c) => {
     if (c.mode === "stream" && c.source.stream === "stream" && c.partialText !== false) {
       // The broken attempt's text reached the consumer first; the retry event tells it to discard that text.
       const at = result.events.findIndex((e) => e.type === "retry");
-      const step = result.events[at]?.step;
-      const before = result.events.slice(0, at).filter((e) => e.type === "text_delta" && e.step === step);
+      const turn = result.events[at]?.turn;
+      const before = result.events.slice(0, at).filter((e) => e.type === "text_delta" && e.turn === turn);
       expect(before.length).toBeGreaterThan(0);
     }
     expect(server.requestCount()).toBe(4);

@@ -21,7 +21,7 @@ export type ResponsesFault =
   /** Streaming: an `error` event (`server_error`, retryable) after the first text delta. */
   | { type: "error-event-after-text" }
   /** Every event (run mode: eight pieces of the JSON) written `intervalMs` apart. */
-  | { type: "slow-drip"; intervalMs: number };
+  | { type: "slow_drip"; intervalMs: number };
 
 const usage = { input_tokens: 40, output_tokens: 10, total_tokens: 50 };
 
@@ -172,7 +172,7 @@ export function responsesAnswer({
         'event: error\ndata: {"type":"error","code":"server_error","message":"The server had an error"}\n\n';
       return { ...ok, body: `${body.slice(0, cut)}${error}` };
     }
-    case "slow-drip":
+    case "slow_drip":
       return { ...ok, splitAt: pieces(body, stream), writeDelayMs: fault.intervalMs };
   }
 }

@@ -66,7 +66,7 @@ async function expectNowhere(
   expect(result.trace).toBeDefined();
   expect(JSON.stringify(result.trace)).not.toContain(secret);
   const traceFile = path.join(dir, `trace-${Math.random().toString(36).slice(2)}.jsonl`);
-  await saveTrace(result.trace as NonNullable<AgentResult["trace"]>, traceFile);
+  await saveTrace({ trace: result.trace as NonNullable<AgentResult["trace"]>, path: traceFile });
   expect(await readFile(traceFile, "utf8")).not.toContain(secret);
 }
 

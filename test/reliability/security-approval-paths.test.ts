@@ -11,7 +11,6 @@ import { z } from "zod";
 import { Agent } from "../../src/agent.js";
 import { MemoryJournal } from "../../src/durable/memory-journal.js";
 import { ApprovalRequiredError } from "../../src/errors/approval-required-error.js";
-import { InvalidArgumentError } from "../../src/errors/invalid-argument-error.js";
 import { createAgentQueue, createAgentWorker } from "../../src/integrations/queue/index.js";
 import { RedisStore } from "../../src/integrations/redis/redis-store.js";
 import { PlanAgent } from "../../src/planner/plan-agent.js";
@@ -95,7 +94,11 @@ describe("the agent loop pauses gated calls", () => {
       { toolCalls: [{ ...payCall, id: "g2" }] },
       { text: '{"score": 2, "feedback": "pay"}' },
     ]);
-    const result = await runWithReflection(new Agent({ model, tools: [send] }), "pay", { maxRounds: 2 });
+    const result = await runWithReflection({
+      agent: new Agent({ model, tools: [send] }),
+      input: "pay",
+      maxRounds: 2,
+    });
     expect(result.rounds.map((round) => round.result.stopReason)).toEqual([
       "awaiting_approval",
       "awaiting_approval",
@@ -140,41 +143,29 @@ describe("a queue worker (real Redis) runs the loop, so it pauses too", () => {
   }, 20_000);
 });
 
-describe("PlanAgent cannot ask, so it never runs a gated tool", () => {
-  it("refuses gated tools at construction, naming them (constant and per-call gates)", () => {
-    const { tool: send } = gatedTool();
-    const wipe = tool({
-      name: "wipe_disk",
-      description: "Wipes",
-      parameters: z.object({}),
-      needsApproval: () => false,
-      execute: () => "wiped",
-    });
-    let thrown: unknown;
-    try {
-      new PlanAgent({ model: new ScriptedModel([]), tools: [send, wipe] });
-    } catch (error) {
-      thrown = error;
+describe("PlanAgent runs on the agent loop, so it pauses gated plan steps too", () => {
+  it("a plan step calling a gated tool (constant or per-call gate) pauses the run, executing nothing", async () => {
+    for (const check of [undefined, (args: { to: string }) => args.to === "mallory"]) {
+      const { tool: send, sent } = gatedTool(check);
+      const agent = new PlanAgent({ model: new ScriptedModel([plan("mallory")]), tools: [send] });
+      const result = await agent.run("pay mallory");
+      expect(result.stopReason).toBe("awaiting_approval");
+      expect(result.pendingApprovals?.map((p) => p.toolCallId)).toEqual(["plan_step_1"]);
+      expect(sent).toEqual([]);
     }
-    expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
-    expect(String((thrown as Error).message)).toMatch(/cannot ask for approval.*"send_money", "wipe_disk"/);
-    expect(
-      () => new PlanAgent({ model: new ScriptedModel([]), tools: new ToolRegistry({ tools: [send] }) }),
-    ).toThrow(/"send_money"/);
   });
 
-  it("a gated tool registered in its registry later fails its step with ApprovalRequiredError, unexecuted", async () => {
+  it("a gated tool registered in its registry later pauses too; a denial never executes it", async () => {
     const { tool: send, sent } = gatedTool();
     const registry = new ToolRegistry();
     const agent = new PlanAgent({ model: new ScriptedModel([plan("mallory")]), tools: registry });
     registry.register(send);
-    const result = await agent.run("pay mallory");
+    const paused = await agent.run("pay mallory");
+    expect(paused.stopReason).toBe("awaiting_approval");
+    const denied = await agent.resume(paused, { deny: ["plan_step_1"] });
     expect(sent).toEqual([]);
-    expect(result.observations[0]).toMatchObject({
-      ok: false,
-      tool: "send_money",
-      error: { type: "ApprovalRequiredError", message: expect.stringMatching(/needs a human's approval/) },
-    });
+    expect(denied.stopReason).toBe("completed");
+    expect(denied.observations[0]).toMatchObject({ ok: false, error: { type: "ApprovalDenied" } });
   });
 });
 
@@ -193,17 +184,17 @@ describe("direct executor paths", () => {
   it("executeToolCalls runs a gated call only when its id is in `approved`", async () => {
     const { tool: send, sent } = gatedTool();
     const registry = new ToolRegistry({ tools: [send] });
-    const [refused] = await executeToolCalls({ calls: [payCall], registry, step: 0 });
+    const [refused] = await executeToolCalls({ calls: [payCall], registry, turn: 0 });
     expect(refused).toMatchObject({ ok: false, error: { type: "ApprovalRequiredError" } });
     const [otherId] = await executeToolCalls({
       calls: [payCall],
       registry,
-      step: 0,
+      turn: 0,
       approved: new Set(["g2"]),
     });
     expect(otherId?.ok).toBe(false);
     expect(sent).toEqual([]);
-    const [ran] = await executeToolCalls({ calls: [payCall], registry, step: 0, approved: new Set(["g1"]) });
+    const [ran] = await executeToolCalls({ calls: [payCall], registry, turn: 0, approved: new Set(["g1"]) });
     expect(ran?.ok).toBe(true);
     expect(sent).toEqual(["mallory"]);
   });
@@ -215,7 +206,7 @@ describe("direct executor paths", () => {
       { ...payCall, id: "a", arguments: { to: "alice" }, rawArguments: '{"to":"alice"}' },
       { ...payCall, id: "m" },
     ];
-    const outcomes = await executeToolCalls({ calls, registry, step: 0 });
+    const outcomes = await executeToolCalls({ calls, registry, turn: 0 });
     expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false]);
     expect(sent).toEqual(["alice"]);
     const { tool: broken, sent: brokenSent } = gatedTool(() => {
@@ -224,7 +215,7 @@ describe("direct executor paths", () => {
     const [outcome] = await executeToolCalls({
       calls: [payCall],
       registry: new ToolRegistry({ tools: [broken] }),
-      step: 0,
+      turn: 0,
     });
     expect(outcome?.error?.type).toBe("ApprovalRequiredError");
     expect(brokenSent).toEqual([]);

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileTools } from "../../src/builtin-tools/file-tools.js";
-import { SandboxError } from "../../src/builtin-tools/sandbox-error.js";
+import { SandboxError } from "../../src/errors/sandbox-error.js";
 import type { Tool } from "../../src/tools/tool.js";
 
 let base: string;
@@ -41,7 +41,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const ctx = { signal: new AbortController().signal, toolCallId: "c", step: 0 };
+const ctx = { signal: new AbortController().signal, toolCallId: "c", turn: 0 };
 
 function toolsOf(options: Parameters<typeof fileTools>[0] = {}): Record<string, Tool> {
   return Object.fromEntries(fileTools({ root, ...options }).map((entry) => [entry.name, entry]));

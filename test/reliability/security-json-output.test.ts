@@ -22,17 +22,17 @@ function sink(): { write(text: string): void; text: string } {
   };
 }
 
-const at = { step: 1, timestamp: 0 };
+const at = { turn: 1, timestamp: 0 };
 const events = [
   {
     type: "action",
     ...at,
-    data: { toolCallId: "c", tool: "http_get", args: { url: `https://x.test/?api_key=${KEY}` } },
+    data: { toolCallId: "c", toolName: "http_get", arguments: { url: `https://x.test/?api_key=${KEY}` } },
   },
   {
     type: "observation",
     ...at,
-    data: { toolCallId: "c", tool: "t", result: `token ${GITHUB}`, ok: true, durationMs: 1 },
+    data: { toolCallId: "c", toolName: "t", result: `token ${GITHUB}`, ok: true, durationMs: 1 },
   },
   { type: "text_delta", ...at, data: { delta: `your key is ${KEY}` } },
   { type: "error", ...at, data: { name: "E", message: `401 for key ${KEY}`, fatal: true } },

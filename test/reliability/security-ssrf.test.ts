@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LookupFunction } from "../../src/builtin-tools/address-policy.js";
 import { nonPublicRange } from "../../src/builtin-tools/address-policy.js";
-import { HttpGetError } from "../../src/builtin-tools/http-get-error.js";
 import { type HttpGetToolOptions, httpGetTool } from "../../src/builtin-tools/http-get-tool.js";
+import { HttpGetError } from "../../src/errors/http-get-error.js";
 
 let server: Server;
 let port: number;
@@ -56,7 +56,7 @@ function tableLookup(table: Record<string, string[]>): { lookup: LookupFunction;
 async function refusal(url: string, options: HttpGetToolOptions = {}): Promise<string> {
   const before = requests.length;
   const outcome = await Promise.resolve(
-    httpGetTool(options).execute({ url }, { signal: new AbortController().signal, toolCallId: "c", step: 0 }),
+    httpGetTool(options).execute({ url }, { signal: new AbortController().signal, toolCallId: "c", turn: 0 }),
   ).then(
     (text) => ({ text }),
     (error: unknown) => ({ error }),
@@ -70,7 +70,7 @@ async function refusal(url: string, options: HttpGetToolOptions = {}): Promise<s
 
 function fetchText(url: string, options: HttpGetToolOptions): Promise<string> {
   return Promise.resolve(
-    httpGetTool(options).execute({ url }, { signal: new AbortController().signal, toolCallId: "c", step: 0 }),
+    httpGetTool(options).execute({ url }, { signal: new AbortController().signal, toolCallId: "c", turn: 0 }),
   );
 }
 
@@ -137,7 +137,7 @@ describe("http_get checks the address a name resolves to, in the connection's ow
     const error = await Promise.resolve(
       httpGetTool({ lookup, allowHosts: ["public.example", "*.example"] }).execute(
         { url: `http://public.example:${port}/hop?to=${encodeURIComponent(target)}` },
-        { signal: new AbortController().signal, toolCallId: "c", step: 0 },
+        { signal: new AbortController().signal, toolCallId: "c", turn: 0 },
       ),
     ).then(
       () => undefined,

@@ -52,27 +52,31 @@ function foreignControls(text: string): string[] {
 }
 
 function eventsCarrying(payload: string): AgentEvent[] {
-  const at = { step: 1, timestamp: 0 };
+  const at = { turn: 1, timestamp: 0 };
   return [
     { type: "loop_start", ...at, data: { task: `task ${payload}`, model: "m" } },
     { type: "text_delta", ...at, data: { delta: `streamed ${payload}` } },
-    { type: "thought", step: 2, timestamp: 0, data: { content: `thought ${payload}` } },
-    { type: "action", ...at, data: { toolCallId: "c", tool: "t", args: { path: payload, [payload]: 1 } } },
-    { type: "action", ...at, data: { toolCallId: "c", tool: "t", args: `raw ${payload}` } },
+    { type: "thought", turn: 2, timestamp: 0, data: { content: `thought ${payload}` } },
+    {
+      type: "action",
+      ...at,
+      data: { toolCallId: "c", toolName: "t", arguments: { path: payload, [payload]: 1 } },
+    },
+    { type: "action", ...at, data: { toolCallId: "c", toolName: "t", arguments: `raw ${payload}` } },
     {
       type: "observation",
       ...at,
-      data: { toolCallId: "c", tool: "t", result: payload, ok: true, durationMs: 1 },
+      data: { toolCallId: "c", toolName: "t", result: payload, ok: true, durationMs: 1 },
     },
     {
       type: "approval_requested",
       ...at,
-      data: { calls: [{ toolCallId: "c", tool: "t", args: { p: payload } }] },
+      data: { calls: [{ toolCallId: "c", toolName: "t", arguments: { p: payload } }] },
     },
     { type: "error", ...at, data: { name: "E", message: `message ${payload}`, fatal: false } },
     {
       type: "loop_end",
-      step: 3,
+      turn: 3,
       timestamp: 0,
       data: {
         stopReason: "completed",
@@ -148,8 +152,8 @@ describe("the CLI approval prompt", () => {
       calls: [
         {
           toolCallId: "c",
-          tool: "write_file",
-          args: raw.includes("\u001b[1A") ? raw : { path: raw, content: raw },
+          toolName: "write_file",
+          arguments: raw.includes("\u001b[1A") ? raw : { path: raw, content: raw },
         },
       ],
       reader,
@@ -167,13 +171,17 @@ describe("one-line call renderings cannot hide where a call acts", () => {
     const out = stream();
     const renderer = createTerminalRenderer({ stream: out, color: false });
     const args = { content: "A".repeat(10_000), path: "deep/target.txt" };
-    const at = { step: 1, timestamp: 0 };
+    const at = { turn: 1, timestamp: 0 };
     renderer.handle({
       type: "approval_requested",
       ...at,
-      data: { calls: [{ toolCallId: "c", tool: "write_file", args }] },
+      data: { calls: [{ toolCallId: "c", toolName: "write_file", arguments: args }] },
     });
-    renderer.handle({ type: "action", ...at, data: { toolCallId: "c", tool: "write_file", args } });
+    renderer.handle({
+      type: "action",
+      ...at,
+      data: { toolCallId: "c", toolName: "write_file", arguments: args },
+    });
     const lines = out.text.trim().split("\n");
     expect(lines).toHaveLength(2);
     for (const line of lines)

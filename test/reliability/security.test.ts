@@ -151,9 +151,11 @@ describe("prompt injection cannot bypass approval", () => {
     const paused = await agent.run("Summarise notes.txt");
     expect(paused.stopReason).toBe("awaiting_approval");
     expect(paused.pendingApprovals).toEqual([
-      { toolCallId: "evil", tool: "write_file", args: { path: "/etc/passwd", content: "x" } },
+      { toolCallId: "evil", toolName: "write_file", arguments: { path: "/etc/passwd", content: "x" } },
     ]);
-    expect(paused.events.filter((e) => e.type === "action").map((e) => e.data.tool)).toEqual(["read_file"]);
+    expect(paused.events.filter((e) => e.type === "action").map((e) => e.data.toolName)).toEqual([
+      "read_file",
+    ]);
     expect(executed).toEqual([]);
   });
 
@@ -187,7 +189,7 @@ describe("prompt injection cannot bypass approval", () => {
     expect(executed).toEqual(["/etc/passwd"]);
     expect(resumed.stopReason).toBe("awaiting_approval");
     expect(resumed.pendingApprovals).toEqual([
-      { toolCallId: "evil", tool: "write_file", args: { path: "/etc/shadow", content: "y" } },
+      { toolCallId: "evil", toolName: "write_file", arguments: { path: "/etc/shadow", content: "y" } },
     ]);
   });
 });

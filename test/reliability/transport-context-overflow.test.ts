@@ -114,7 +114,7 @@ describe("context-overflow errors of OpenAI-compatible servers", () => {
         const agent = new Agent({
           model: createOpenAI({ baseURL: server.url, apiKey: "k", retry: { maxRetries: 0 } })("local"),
           tools: [read],
-          context: { maxTokens: 1_000_000 },
+          context: { maxContextTokens: 1_000_000 },
         });
         const result = await agent.run("Summarise the file");
         expect(result.stopReason, String(result.error)).toBe("completed");

@@ -17,7 +17,7 @@ import { tool } from "../../src/tools/tool.js";
 const RATIO = 3.5;
 /** The server's context window (llama-server -c 1024). */
 const CONTEXT = 1024;
-/** The agent's budget: `context.maxTokens`. */
+/** The agent's budget: `context.maxContextTokens`. */
 const BUDGET = 700;
 
 interface WireMessage {
@@ -151,7 +151,7 @@ describe("usability: context calibration against a server that counts 2.7-3.8x t
       tools: [note],
       system: "Be brief.",
       store: new MemoryStore(),
-      context: { maxTokens: BUDGET, keepLastMessages: 2, compactAt: 0.9, targetRatio: 0.9 },
+      context: { maxContextTokens: BUDGET, keepLastMessages: 2, compactAt: 0.9, targetRatio: 0.9 },
     });
     for (let run = 0; run < runs; run++) {
       const task = `Please note topic number ${run} for the weekly planning. ${"The agenda covers the budget, the hiring plan, the release dates and the office move. ".repeat(3)}`;
@@ -171,7 +171,7 @@ describe("usability: context calibration against a server that counts 2.7-3.8x t
     for (const request of seen.slice(1)) expect(request.promptTokens).toBeLessThanOrEqual(BUDGET);
   });
 
-  it("keeps every request after the first inside context.maxTokens by the server's count, across runs", async () => {
+  it("keeps every request after the first inside context.maxContextTokens by the server's count, across runs", async () => {
     const compactions = await sessionRuns(6);
     expect(seen.length).toBeGreaterThanOrEqual(12);
     expect(seen.filter((s) => s.refused)).toEqual([]);
@@ -191,7 +191,7 @@ describe("usability: context calibration against a server that counts 2.7-3.8x t
     ]).flat();
     const agent = new Agent({
       model: createOpenAI({ baseURL: url, apiKey: "k", retry: { maxRetries: 0 } })("local-llama"),
-      context: { maxTokens: contextSize },
+      context: { maxContextTokens: contextSize },
     });
     const result = await agent.run("Summarise what we decided.", { messages: history });
     expect(result.error?.message, JSON.stringify(seen)).toBeUndefined();

@@ -2,6 +2,9 @@
  * `agentloop/mcp`: the tools of Model Context Protocol servers (stdio or Streamable HTTP) as agentloop tools.
  * Needs the optional peer dependency `@modelcontextprotocol/sdk`, which is loaded on first use.
  */
+
+export { McpConnectionError } from "../../errors/mcp-connection-error.js";
+export { McpToolError, type McpToolErrorOptions } from "../../errors/mcp-tool-error.js";
 export {
   base64ByteLength,
   formatMcpResult,
@@ -9,7 +12,6 @@ export {
   type McpContentBlock,
 } from "./format-mcp-result.js";
 export { DEFAULT_MCP_TIMEOUT_MS } from "./mcp-connection.js";
-export { McpConnectionError } from "./mcp-connection-error.js";
 export type {
   McpCommonOptions,
   McpHttpOptions,
@@ -18,6 +20,5 @@ export type {
   McpToolsOptions,
 } from "./mcp-options.js";
 export { McpRegistry, type McpRegistryCallOptions, type McpToolDescription } from "./mcp-registry.js";
-export { McpToolError, type McpToolErrorOptions } from "./mcp-tool-error.js";
 export { mcpToolName } from "./mcp-tool-name.js";
 export { type McpToolSet, mcpTools } from "./mcp-tools.js";

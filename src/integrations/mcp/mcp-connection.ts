@@ -2,13 +2,13 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import { AbortError } from "../../errors/abort-error.js";
+import { McpConnectionError } from "../../errors/mcp-connection-error.js";
+import { McpToolError } from "../../errors/mcp-tool-error.js";
 import { createMcpTransport, type McpTransport } from "./create-mcp-transport.js";
 import { describeError } from "./describe-error.js";
 import { type McpCallResult, toMcpCallResult } from "./format-mcp-result.js";
 import { loadMcpModule } from "./load-mcp-sdk.js";
-import { McpConnectionError } from "./mcp-connection-error.js";
 import type { McpServerInfo, McpToolsOptions } from "./mcp-options.js";
-import { McpToolError } from "./mcp-tool-error.js";
 
 export type { Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 

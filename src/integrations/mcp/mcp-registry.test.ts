@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent.js";
 import { AbortError } from "../../errors/abort-error.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { McpConnectionError } from "../../errors/mcp-connection-error.js";
+import { McpToolError } from "../../errors/mcp-tool-error.js";
 import type { ToolMessage } from "../../models/message.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
-import { McpConnectionError } from "./mcp-connection-error.js";
 import { McpRegistry } from "./mcp-registry.js";
-import { McpToolError } from "./mcp-tool-error.js";
 import type { McpToolSet } from "./mcp-tools.js";
 import {
   everythingChildren,
@@ -163,7 +163,7 @@ describe("McpRegistry with a stdio and a Streamable HTTP server", () => {
     const [echo] = stdio.tools.filter((candidate) => candidate.name === "a_echo");
     await expect(
       Promise.resolve(
-        echo?.execute({ message: "x" }, { signal: new AbortController().signal, toolCallId: "c", step: 0 }),
+        echo?.execute({ message: "x" }, { signal: new AbortController().signal, toolCallId: "c", turn: 0 }),
       ),
     ).rejects.toSatisfy((error) => McpConnectionError.isInstance(error));
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { McpConnectionError } from "./mcp-connection-error.js";
-import { McpToolError } from "./mcp-tool-error.js";
+import { McpConnectionError } from "../../errors/mcp-connection-error.js";
+import { McpToolError } from "../../errors/mcp-tool-error.js";
 import { MAX_TOOL_NAME_LENGTH, mcpToolName } from "./mcp-tool-name.js";
 
 describe("mcpToolName", () => {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent.js";
 import { AbortError } from "../../errors/abort-error.js";
+import { McpConnectionError } from "../../errors/mcp-connection-error.js";
+import { McpToolError } from "../../errors/mcp-tool-error.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
-import { McpConnectionError } from "./mcp-connection-error.js";
-import { McpToolError } from "./mcp-tool-error.js";
 import { type McpToolSet, mcpTools } from "./mcp-tools.js";
 import {
   everythingChildren,

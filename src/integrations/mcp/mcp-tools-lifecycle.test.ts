@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { McpConnectionError } from "../../errors/mcp-connection-error.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
-import { McpConnectionError } from "./mcp-connection-error.js";
 import { mcpTools } from "./mcp-tools.js";
 import { everythingChildren, everythingStdio, waitForExit } from "./test-utils/everything-server.js";
 import { findTool, settle, toolContext, toolMessages } from "./test-utils/mcp-test-helpers.js";

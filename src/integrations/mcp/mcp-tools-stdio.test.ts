@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent.js";
 import { AbortError } from "../../errors/abort-error.js";
+import { McpToolError } from "../../errors/mcp-tool-error.js";
 import { ScriptedModel } from "../../testing/scripted-model.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
-import { McpToolError } from "./mcp-tool-error.js";
 import { type McpToolSet, mcpTools } from "./mcp-tools.js";
 import { everythingChildren, everythingStdio, isRunning } from "./test-utils/everything-server.js";
 import { findTool, settle, toolContext, toolMessages } from "./test-utils/mcp-test-helpers.js";

@@ -1,10 +1,10 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { McpToolError } from "../../errors/mcp-tool-error.js";
 import type { JsonSchema } from "../../models/model.js";
 import { type JsonSchemaToolOptions, type Tool, tool } from "../../tools/tool.js";
 import { formatMcpResult } from "./format-mcp-result.js";
 import { DEFAULT_MCP_TIMEOUT_MS, McpConnection, type McpToolInfo, NO_MCP_TIMEOUT } from "./mcp-connection.js";
 import type { McpServerInfo, McpToolsOptions } from "./mcp-options.js";
-import { McpToolError } from "./mcp-tool-error.js";
 import { mcpToolName } from "./mcp-tool-name.js";
 import { validateMcpOptions } from "./validate-mcp-options.js";
 

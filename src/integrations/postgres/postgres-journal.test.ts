@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { DurableRunBusyError } from "../../durable/durable-run-busy-error.js";
 import type { JournalRecord } from "../../durable/journal-record.js";
 import { runDurably } from "../../durable/run-durably.js";
 import { describeRunJournalContract, journalRecords } from "../../durable/run-journal-contract.js";
 import { agentWith, harness, INPUT, PRIOR, STEPS } from "../../durable/test-utils/durable-harness.js";
+import { DurableRunBusyError } from "../../errors/durable-run-busy-error.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
-import { StoreError } from "../../stores/store-error.js";
+import { StoreError } from "../../errors/store-error.js";
 import { PostgresJournal } from "./postgres-journal.js";
 import { startFreezingProxy } from "./test-utils/freezing-proxy.js";
 

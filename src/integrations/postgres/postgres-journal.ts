@@ -6,10 +6,10 @@ import {
 } from "../../durable/journal-record.js";
 import type { JournalRunInfo, RunJournal } from "../../durable/run-journal.js";
 import { toJournalError } from "../../durable/to-journal-error.js";
+import { StoreError } from "../../errors/store-error.js";
 import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import { KeyedMutex } from "../../stores/keyed-mutex.js";
 import type { SessionLock } from "../../stores/session-store.js";
-import { StoreError } from "../../stores/store-error.js";
 import type { PgPoolClient } from "./pg-types.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { takePostgresLease } from "./postgres-lease.js";

@@ -1,5 +1,5 @@
+import { StoreError } from "../../errors/store-error.js";
 import { type JsonValue, SESSION_RECORD_VERSION, type StateStore } from "../../stores/session-store.js";
-import { StoreError } from "../../stores/store-error.js";
 import { toStoreError } from "../../stores/to-store-error.js";
 import { decodeJsonb, encodeJsonb } from "./jsonb-codec.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";

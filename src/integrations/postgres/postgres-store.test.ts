@@ -3,10 +3,10 @@ import { userInfo } from "node:os";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { StoreError } from "../../errors/store-error.js";
 import type { Message } from "../../models/message.js";
 import { describeSessionStoreContract } from "../../stores/session-store-contract.js";
 import { describeStateStoreContract } from "../../stores/state-store-contract.js";
-import { StoreError } from "../../stores/store-error.js";
 import { PostgresStateStore } from "./postgres-state-store.js";
 import { PostgresStore } from "./postgres-store.js";
 

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { RunFailedError } from "../../errors/run-failed-error.js";
+import { RunTimeoutError } from "../../errors/run-timeout-error.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import { followSignal } from "../../util/follow-signal.js";
 import { addAgentJob, addResumeJob, latestJobId } from "./add-agent-job.js";
@@ -25,8 +27,6 @@ import {
   type QueueClient,
 } from "./queue-connection.js";
 import { type RunEventEntry, type RunJobStatus, readRunEvents } from "./read-run-events.js";
-import { RunFailedError } from "./run-failed-error.js";
-import { RunTimeoutError } from "./run-timeout-error.js";
 
 /** Options of {@link createAgentQueue}. */
 export interface AgentQueueOptions {

@@ -5,6 +5,9 @@
  * session start in the order they were enqueued; `resume` decides a run paused for approval. See
  * docs/deployment.md.
  */
+
+export { RunFailedError } from "../../errors/run-failed-error.js";
+export { RunTimeoutError } from "../../errors/run-timeout-error.js";
 export type { AgentJobData, QueuedDecisions } from "./agent-job.js";
 export {
   type AgentQueue,
@@ -17,5 +20,3 @@ export {
 export { type AgentWorker, type AgentWorkerOptions, createAgentWorker } from "./create-agent-worker.js";
 export type { AgentQueueConnection } from "./queue-connection.js";
 export type { RunEventEntry } from "./read-run-events.js";
-export { RunFailedError } from "./run-failed-error.js";
-export { RunTimeoutError } from "./run-timeout-error.js";

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import type { Agent } from "../../agent.js";
 import type { AgentOptions } from "../../agent-options.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import { RunAttemptError } from "../../errors/run-attempt-error.js";
 import { SessionBusyError } from "../../errors/session-busy-error.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import type { AgentResult } from "../../loop/agent-result.js";
@@ -41,14 +42,6 @@ export type AgentJobProcessor = (
   token?: string,
   signal?: AbortSignal,
 ) => Promise<RunSummary>;
-
-/** Thrown to have BullMQ retry (with backoff) a run that did not finish: the next attempt resumes it. */
-class RunAttemptError extends Error {
-  constructor(runId: string, error: { name: string; message: string }) {
-    super(`run "${runId}" ended with ${error.name}: ${error.message}; it resumes in the next attempt`);
-    this.name = "RunAttemptError";
-  }
-}
 
 /** Thrown when it is not the run's turn in its session yet: the job goes back to the delayed set. */
 class NotYourTurn extends Error {}
@@ -120,8 +113,9 @@ export function createJobProcessor(options: JobProcessorOptions): AgentJobProces
       // Aborted through the job's signal (its lock was lost to another worker, or it was cancelled): the run is
       // not finished and this attempt must not end its stream.
       if (signal?.aborted)
-        throw new RunAttemptError(runId, { name: "AbortError", message: String(signal.reason) });
-      if (summary.error !== undefined && !lastAttempt(job)) throw new RunAttemptError(runId, summary.error);
+        throw new RunAttemptError({ runId, error: { name: "AbortError", message: String(signal.reason) } });
+      if (summary.error !== undefined && !lastAttempt(job))
+        throw new RunAttemptError({ runId, error: summary.error });
       const { stopReason, text, turns } = summary;
       await writer.finish({ end: writer.holdsEnd || [createEvent("loop_end", turns, { stopReason, text })] });
       await leave();

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
-import { StoreError } from "../../stores/store-error.js";
+import { StoreError } from "../../errors/store-error.js";
 
 /** How the Redis stores reach Redis: a client of yours, or a URL they connect to themselves. */
 export interface RedisConnectionOptions {

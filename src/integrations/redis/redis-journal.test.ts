@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeRunJournalContract, journalRecords } from "../../durable/run-journal-contract.js";
-import { StoreError } from "../../stores/store-error.js";
+import { StoreError } from "../../errors/store-error.js";
 import { RedisJournal } from "./redis-journal.js";
 
 const URL = "redis://127.0.0.1:6379";

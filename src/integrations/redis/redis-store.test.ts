@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { StoreError } from "../../errors/store-error.js";
 import type { Message } from "../../models/message.js";
 import { describeSessionStoreContract } from "../../stores/session-store-contract.js";
 import { describeStateStoreContract } from "../../stores/state-store-contract.js";
-import { StoreError } from "../../stores/store-error.js";
 import { RedisStateStore } from "./redis-state-store.js";
 import { RedisStore } from "./redis-store.js";
 

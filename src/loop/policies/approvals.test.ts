@@ -22,7 +22,7 @@ describe("Approvals", () => {
 
   it("pausing keeps the pending calls (and in the run state) and stops the run awaiting_approval", () => {
     const { approvals, runState } = setup();
-    const pending = [{ toolCallId: "a", tool: "rm", args: { path: "/" } }];
+    const pending = [{ toolCallId: "a", toolName: "rm", arguments: { path: "/" } }];
     expect(approvals.pending).toBeUndefined();
     expect(approvals.pause(pending)).toBe("awaiting_approval");
     expect(approvals.pending).toBe(pending);
@@ -35,7 +35,7 @@ describe("Approvals", () => {
     expect(approvals.pausedCalls()).toEqual([]);
     state.messages.push({ role: "assistant", content: "", toolCalls: calls });
     expect(approvals.pausedCalls()).toBe(calls);
-    approvals.pause([{ toolCallId: "a", tool: "rm", args: {} }]);
+    approvals.pause([{ toolCallId: "a", toolName: "rm", arguments: {} }]);
     approvals.resumed();
     expect(runState.get(PENDING_APPROVALS_KEY)).toBeUndefined();
   });

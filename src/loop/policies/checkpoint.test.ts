@@ -25,8 +25,8 @@ const setup = ({ modelCalled = false } = {}) => {
 describe("Checkpoint", () => {
   it("flushes the run's own messages array once per completed step", async () => {
     const { state, calls, checkpoint } = setup();
-    await checkpoint.step();
-    await checkpoint.step();
+    await checkpoint.turnDone();
+    await checkpoint.turnDone();
     expect(calls.map((c) => c.kind)).toEqual(["flush", "flush"]);
     expect(calls[0]?.messages).toBe(state.messages);
   });
@@ -61,7 +61,7 @@ describe("Checkpoint", () => {
   it("without persistence makes no promise at all", () => {
     const state = createLoopState({ messages: [], resumed: true });
     const checkpoint = new Checkpoint({ state, persistence: undefined });
-    expect(checkpoint.step()).toBeUndefined();
+    expect(checkpoint.turnDone()).toBeUndefined();
     expect(checkpoint.compacted()).toBeUndefined();
     expect(checkpoint.end("completed")).toBeUndefined();
   });
@@ -72,6 +72,6 @@ describe("Checkpoint", () => {
       flush: () => Promise.reject(new Error("store down")),
       replace: () => Promise.resolve(),
     };
-    await expect(new Checkpoint({ state, persistence: failing }).step()).rejects.toThrow("store down");
+    await expect(new Checkpoint({ state, persistence: failing }).turnDone()).rejects.toThrow("store down");
   });
 });

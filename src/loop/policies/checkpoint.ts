@@ -10,8 +10,8 @@ export interface CheckpointOptions {
 }
 
 /**
- * The one seam between the loop and its persistence: the loop calls it after each completed step
- * ({@link step}: flush), after a compaction ({@link compacted}: replace the stored history) and when the run
+ * The one seam between the loop and its persistence: the loop calls it after each completed turn
+ * ({@link turnDone}: flush), after a compaction ({@link compacted}: replace the stored history) and when the run
  * ends ({@link end}: flush, unless nothing happened). No other part of the loop touches `persistence`.
  * Without persistence each call returns undefined at once (no promise made).
  */
@@ -24,8 +24,8 @@ export class Checkpoint {
     this.persistence = persistence;
   }
 
-  /** A step completed (its tool results, or the refusal of its calls, are in the history): flush. */
-  step(): Promise<void> | undefined {
+  /** A turn completed (its tool results, or the refusal of its calls, are in the history): flush. */
+  turnDone(): Promise<void> | undefined {
     return this.persistence?.flush(this.state.messages);
   }
 

@@ -3,10 +3,10 @@ import type { AgentLimits } from "../agent-limits.js";
 import { createLoopState } from "../loop-state.js";
 import { SoftCheckpoints } from "./soft-checkpoints.js";
 
-const setup = (limits: Pick<AgentLimits, "softMaxSteps" | "softTimeoutMs">, started = Date.now()) => {
+const setup = (limits: Pick<AgentLimits, "softMaxTurns" | "softTimeoutMs">, started = Date.now()) => {
   const state = createLoopState({ messages: [{ role: "user", content: "go" }], resumed: false });
   const prompts = {
-    softSteps: ({ steps }: { steps: number }) => `steps:${steps}`,
+    softTurns: ({ turns }: { turns: number }) => `turns:${turns}`,
     softTime: ({ elapsedMs }: { elapsedMs: number }) => `time:${elapsedMs}`,
   };
   return { state, policy: new SoftCheckpoints({ state, limits, prompts, started }) };
@@ -21,8 +21,8 @@ describe("SoftCheckpoints", () => {
     expect(state.messages).toHaveLength(1);
   });
 
-  it("every softMaxSteps turns: appends the steps prompt and returns its soft_limit event", () => {
-    const { state, policy } = setup({ softMaxSteps: 2 });
+  it("every softMaxTurns turns: appends the turns prompt and returns its soft_limit event", () => {
+    const { state, policy } = setup({ softMaxTurns: 2 });
     const fired: number[] = [];
     for (let turn = 0; turn < 7; turn++) {
       state.turns = turn;
@@ -31,10 +31,10 @@ describe("SoftCheckpoints", () => {
       fired.push(turn);
       expect(event).toMatchObject({
         type: "soft_limit",
-        step: turn,
-        data: { reason: "steps", prompt: `steps:${turn}` },
+        turn,
+        data: { reason: "turns", prompt: `turns:${turn}` },
       });
-      expect(state.messages.at(-1)).toEqual({ role: "user", content: `steps:${turn}` });
+      expect(state.messages.at(-1)).toEqual({ role: "user", content: `turns:${turn}` });
     }
     expect(fired).toEqual([2, 4, 6]);
     expect(state.messages).toHaveLength(4);
@@ -54,13 +54,13 @@ describe("SoftCheckpoints", () => {
     expect(state.messages.map((m) => m.content)).toEqual(["go", "time:100", "time:200"]);
   });
 
-  it("the steps checkpoint wins when both are due; the time one, still due, fires at the next turn", () => {
+  it("the turns checkpoint wins when both are due; the time one, still due, fires at the next turn", () => {
     vi.useFakeTimers({ now: 0 });
-    const { state, policy } = setup({ softMaxSteps: 2, softTimeoutMs: 10 }, 0);
+    const { state, policy } = setup({ softMaxTurns: 2, softTimeoutMs: 10 }, 0);
     expect(policy.beforeTurn()).toBeUndefined();
     expect(policy.beforeTurn()).toBeUndefined();
     vi.advanceTimersByTime(20);
-    expect(policy.beforeTurn()?.data.reason).toBe("steps");
+    expect(policy.beforeTurn()?.data.reason).toBe("turns");
     expect(state.messages).toHaveLength(2);
     expect(policy.beforeTurn()?.data.reason).toBe("time");
     expect(state.messages).toHaveLength(3);

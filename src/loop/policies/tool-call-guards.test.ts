@@ -39,7 +39,7 @@ describe("ToolCallGuards", () => {
     const verdict = respond([call("a", 1), call("b", 2), call("c", 3)]);
     expect(verdict).toMatchObject({
       kind: "refused",
-      event: { type: "error", step: 1, data: { name: "TooManyToolCalls", fatal: false } },
+      event: { type: "error", turn: 1, data: { name: "TooManyToolCalls", fatal: false } },
     });
     const results = state.messages.slice(2);
     expect(results.map((m) => m.role === "tool" && m.toolCallId)).toEqual(["a", "b", "c"]);

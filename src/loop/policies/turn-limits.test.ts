@@ -46,7 +46,7 @@ const response = (toolCalls: ModelResponse["toolCalls"] = []): ModelResponse => 
 
 describe("TurnLimits", () => {
   it("lets a turn start under both limits", () => {
-    const { state, policy } = setup({ maxTurns: 3, maxTokens: 100 });
+    const { state, policy } = setup({ maxTurns: 3, maxTotalTokens: 100 });
     state.turns = 2;
     state.usage.totalTokens = 99;
     expect(policy.beforeTurn()).toBeUndefined();
@@ -59,8 +59,8 @@ describe("TurnLimits", () => {
     expect(policy.beforeTurn()).toBe("max_turns");
   });
 
-  it("decides token_limit once usage reaches maxTokens, before max_turns", () => {
-    const { state, policy } = setup({ maxTurns: 3, maxTokens: 100 });
+  it("decides token_limit once usage reaches maxTotalTokens, before max_turns", () => {
+    const { state, policy } = setup({ maxTurns: 3, maxTotalTokens: 100 });
     state.usage.totalTokens = 100;
     expect(policy.tokensSpent()).toBe(true);
     expect(policy.beforeTurn()).toBe("token_limit");
@@ -68,7 +68,7 @@ describe("TurnLimits", () => {
     expect(policy.beforeTurn()).toBe("token_limit");
   });
 
-  it("never decides token_limit without maxTokens", () => {
+  it("never decides token_limit without maxTotalTokens", () => {
     const { state, policy } = setup({});
     state.usage.totalTokens = Number.MAX_SAFE_INTEGER;
     expect(policy.tokensSpent()).toBe(false);

@@ -21,7 +21,7 @@ export interface TurnLimitsOptions {
 const WRAP_UP_REQUEST: Partial<ModelRequest> = Object.freeze({ toolChoice: "none" });
 
 /**
- * The hard limits of a run that are checked between turns: `maxTokens` (cumulative total tokens) and
+ * The hard limits of a run that are checked between turns: `maxTotalTokens` (cumulative total tokens) and
  * `maxTurns`, with the optional wrap-up call at `maxTurns` (`limits.wrapUp`).
  */
 export class TurnLimits {
@@ -41,10 +41,10 @@ export class TurnLimits {
     return this.state.turns >= this.limits.maxTurns ? "max_turns" : undefined;
   }
 
-  /** True when `usage.totalTokens` reached `limits.maxTokens` (checked again before a turn's tools run). */
+  /** True when `usage.totalTokens` reached `limits.maxTotalTokens` (checked again before a turn's tools run). */
   tokensSpent(): boolean {
-    const { maxTokens } = this.limits;
-    return maxTokens !== undefined && this.state.usage.totalTokens >= maxTokens;
+    const { maxTotalTokens } = this.limits;
+    return maxTotalTokens !== undefined && this.state.usage.totalTokens >= maxTotalTokens;
   }
 
   /**

@@ -58,15 +58,15 @@ describe("Anthropic Messages fixtures: conformance", () => {
     const parts = await readParts(model(server.baseURL).stream(request));
     const id = "toolu_01NRLabsLyVHZPKxbKvkfSMn";
     expect(parts).toEqual([
-      { type: "text-delta", delta: "I" },
-      { type: "text-delta", delta: "'ll check the current weather in Paris for you." },
-      { type: "tool-call-start", id, name: "get_weather" },
-      { type: "tool-call-delta", id, delta: '{"locati' },
-      { type: "tool-call-delta", id, delta: 'on": "P' },
-      { type: "tool-call-delta", id, delta: "ar" },
-      { type: "tool-call-delta", id, delta: 'is"}' },
+      { type: "text_delta", delta: "I" },
+      { type: "text_delta", delta: "'ll check the current weather in Paris for you." },
+      { type: "tool_call_start", id, name: "get_weather" },
+      { type: "tool_call_delta", id, delta: '{"locati' },
+      { type: "tool_call_delta", id, delta: 'on": "P' },
+      { type: "tool_call_delta", id, delta: "ar" },
+      { type: "tool_call_delta", id, delta: 'is"}' },
       {
-        type: "tool-call-end",
+        type: "tool_call_end",
         toolCall: {
           id,
           name: "get_weather",
@@ -77,7 +77,7 @@ describe("Anthropic Messages fixtures: conformance", () => {
       {
         type: "finish",
         usage: { inputTokens: 377, outputTokens: 65, totalTokens: 442, cachedInputTokens: 0 },
-        finishReason: { unified: "tool-calls", raw: "tool_use" },
+        finishReason: { unified: "tool_calls", raw: "tool_use" },
         model: "claude-sonnet-4-20250514",
       },
     ]);
@@ -87,21 +87,21 @@ describe("Anthropic Messages fixtures: conformance", () => {
     server = await startFixtureServer({ body: streamBody("stream-thinking-then-tool-use.sse") });
     const parts = await readParts(model(server.baseURL).stream(request));
     expect(parts.map((part) => part.type)).toEqual([
-      "reasoning-delta",
-      "reasoning-delta",
-      "tool-call-start",
-      "tool-call-end",
-      "provider-data",
+      "reasoning_delta",
+      "reasoning_delta",
+      "tool_call_start",
+      "tool_call_end",
+      "provider_data",
       "finish",
     ]);
-    expect(parts[0]).toEqual({ type: "reasoning-delta", delta: "The user wants me to:\n1" });
+    expect(parts[0]).toEqual({ type: "reasoning_delta", delta: "The user wants me to:\n1" });
   });
 
   it("ends a tool_use cut off by max_tokens (no content_block_stop) with its partial input, without crashing", async () => {
     server = await startFixtureServer({ body: streamBody("stream-max-tokens-partial-tool-input.sse") });
     const parts = await readParts(model(server.baseURL).stream(request));
-    const end = parts.find((part) => part.type === "tool-call-end");
-    expect(end?.type === "tool-call-end" && end.toolCall.parseError).toMatch(/JSON/);
+    const end = parts.find((part) => part.type === "tool_call_end");
+    expect(end?.type === "tool_call_end" && end.toolCall.parseError).toMatch(/JSON/);
     expect(parts.at(-1)?.type).toBe("finish");
   });
 

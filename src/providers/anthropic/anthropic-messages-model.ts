@@ -26,7 +26,7 @@ export interface AnthropicMessagesModelConfig {
   /** Bounds on what the server may send. Default `DEFAULT_RESPONSE_LIMITS`. */
   limits?: ResponseLimits | undefined;
   /** `max_tokens` of requests without `maxOutputTokens`. */
-  maxTokens: number;
+  defaultMaxOutputTokens: number;
   /** The `anthropic-version` header. */
   anthropicVersion: string;
   extraBody?: Record<string, unknown> | undefined;
@@ -92,7 +92,7 @@ export class AnthropicMessagesModel extends HttpModel {
       body: buildAnthropicBody({
         modelId: this.modelId,
         request,
-        defaultMaxTokens: config.maxTokens,
+        defaultMaxOutputTokens: config.defaultMaxOutputTokens,
         extraBody: config.extraBody,
         stream,
       }),

@@ -102,7 +102,7 @@ describe("raw multi-byte UTF-8 split across writes", () => {
       );
       expectFolded(THINKING_JSON, response, expectedFor(THINKING_JSON));
       expect(response.text).not.toContain("\uFFFD");
-      expect(parts.some((part) => part.type === "text-delta" && part.delta.includes("—"))).toBe(true);
+      expect(parts.some((part) => part.type === "text_delta" && part.delta.includes("—"))).toBe(true);
     },
   );
 

@@ -25,7 +25,7 @@ afterEach(async () => {
 /** Sends `request` to a server answering nonstream-text.json and returns the request body it received. */
 async function sentBody(
   request: ModelRequest,
-  options: { maxTokens?: number; extraBody?: Record<string, unknown> } = {},
+  options: { defaultMaxOutputTokens?: number; extraBody?: Record<string, unknown> } = {},
 ) {
   server = await startFixtureServer({
     body: readFixture("nonstream-text.json"),
@@ -41,8 +41,10 @@ describe("Anthropic request body", () => {
   it("always sends max_tokens: the request's, else the provider default (4096 unless configured)", async () => {
     const messages: Message[] = [{ role: "user", content: "hi" }];
     expect((await sentBody({ messages })).max_tokens).toBe(4096);
-    expect((await sentBody({ messages }, { maxTokens: 1000 })).max_tokens).toBe(1000);
-    expect((await sentBody({ messages, maxOutputTokens: 77 }, { maxTokens: 1000 })).max_tokens).toBe(77);
+    expect((await sentBody({ messages }, { defaultMaxOutputTokens: 1000 })).max_tokens).toBe(1000);
+    expect(
+      (await sentBody({ messages, maxOutputTokens: 77 }, { defaultMaxOutputTokens: 1000 })).max_tokens,
+    ).toBe(77);
   });
 
   it("sends model, system, messages, tools, tool_choice and temperature; merges extraBody then providerOptions", async () => {

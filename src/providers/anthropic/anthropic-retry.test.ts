@@ -141,7 +141,7 @@ describe("Anthropic stream failures", () => {
     // Parts were delivered, so it is a StreamInterruptedError: the agent loop retries the whole call.
     expect(StreamInterruptedError.isInstance(error)).toBe(true);
     expect(callError.message).toContain("Overloaded");
-    expect(parts).toEqual([{ type: "text-delta", delta: "Hello" }]);
+    expect(parts).toEqual([{ type: "text_delta", delta: "Hello" }]);
     expect(server.requests).toHaveLength(1);
   });
 

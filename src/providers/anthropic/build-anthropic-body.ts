@@ -8,7 +8,7 @@ export interface BuildAnthropicBodyOptions {
   modelId: string;
   request: ModelRequest;
   /** `max_tokens` when the request has no `maxOutputTokens` (the API requires the field). */
-  defaultMaxTokens: number;
+  defaultMaxOutputTokens: number;
   /** Provider-level extra fields (`createAnthropic({ extraBody })`), merged before `request.providerOptions`. */
   extraBody?: Record<string, unknown> | undefined;
   /** Adds `stream: true`. */
@@ -18,7 +18,7 @@ export interface BuildAnthropicBodyOptions {
 /**
  * Builds the Messages request body and serialises it (once per call; retries resend the string).
  *
- * `max_tokens` is always sent (`request.maxOutputTokens`, else `defaultMaxTokens`). System messages become the
+ * `max_tokens` is always sent (`request.maxOutputTokens`, else `defaultMaxOutputTokens`). System messages become the
  * top-level `system` field. `tools` is sent only when non-empty, and `tool_choice` (which also carries
  * `disable_parallel_tool_use` for `parallelToolCalls: false`) only together with tools. Precedence: the
  * converted request, then `extraBody`, then `request.providerOptions` (the last wins) — use them for
@@ -28,14 +28,14 @@ export interface BuildAnthropicBodyOptions {
 export function buildAnthropicBody({
   modelId,
   request,
-  defaultMaxTokens,
+  defaultMaxOutputTokens,
   extraBody,
   stream,
 }: BuildAnthropicBodyOptions): string {
   const prompt = convertToAnthropicMessages(request.messages);
   const body: Record<string, unknown> = {
     model: modelId,
-    max_tokens: request.maxOutputTokens ?? defaultMaxTokens,
+    max_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
   };
   if (prompt.system !== undefined) body.system = prompt.system;
   if (request.temperature !== undefined) body.temperature = request.temperature;

@@ -5,7 +5,7 @@ import { ModelCallError } from "../../errors/model-call-error.js";
 import { type FixtureServer, startFixtureServer } from "../openai/test-utils/fixture-server.js";
 import { resolveModel } from "../resolve-model.js";
 import { createAnthropic } from "./create-anthropic.js";
-import { DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_ANTHROPIC_VERSION } from "./index.js";
+import { DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS, DEFAULT_ANTHROPIC_VERSION } from "./index.js";
 import { readFixture } from "./test-utils/fixtures.js";
 
 const request = { messages: [{ role: "user" as const, content: "hi" }] };
@@ -82,7 +82,7 @@ describe("createAnthropic", () => {
   });
 
   it("exports its defaults and reports provider and model id", () => {
-    expect(DEFAULT_ANTHROPIC_MAX_TOKENS).toBe(4096);
+    expect(DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS).toBe(4096);
     expect(DEFAULT_ANTHROPIC_VERSION).toBe("2023-06-01");
     const model = createAnthropic({ apiKey: "k" })("claude-haiku-4-5");
     expect([model.provider, model.modelId]).toEqual(["anthropic", "claude-haiku-4-5"]);
@@ -99,8 +99,8 @@ describe("createAnthropic", () => {
     [{ apiKey: 1 }, "apiKey"],
     [{ headers: { a: 1 } }, "headers.a"],
     [{ timeoutMs: 0 }, "timeoutMs"],
-    [{ maxTokens: 1.5 }, "maxTokens"],
-    [{ maxTokens: -1 }, "maxTokens"],
+    [{ defaultMaxOutputTokens: 1.5 }, "defaultMaxOutputTokens"],
+    [{ defaultMaxOutputTokens: -1 }, "defaultMaxOutputTokens"],
     [{ anthropicVersion: "" }, "anthropicVersion"],
     [{ extraBody: [] }, "extraBody"],
     [{ fetch: "x" }, "fetch"],
@@ -116,6 +116,18 @@ describe("createAnthropic", () => {
     })();
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as InvalidArgumentError).argument).toBe(argument);
+  });
+
+  it("names the new key of the renamed maxTokens option", () => {
+    let caught: unknown;
+    try {
+      createAnthropic({ maxTokens: 1000 } as never);
+    } catch (error) {
+      caught = error;
+    }
+    expect(InvalidArgumentError.isInstance(caught)).toBe(true);
+    expect((caught as InvalidArgumentError).argument).toBe("maxTokens");
+    expect((caught as Error).message).toMatch(/renamed to defaultMaxOutputTokens/);
   });
 
   it("rejects an empty model id", () => {

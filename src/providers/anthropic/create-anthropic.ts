@@ -35,7 +35,7 @@ export interface AnthropicProviderOptions {
    */
   limits?: Partial<ResponseLimits>;
   /** `max_tokens` of requests without `maxOutputTokens` (the API requires it). Default 4096. */
-  maxTokens?: number;
+  defaultMaxOutputTokens?: number;
   /** The `anthropic-version` header. Default "2023-06-01". */
   anthropicVersion?: string;
   /** Fields merged into every request body (before each request's `providerOptions`), e.g. `thinking`. */
@@ -48,7 +48,7 @@ export type AnthropicProvider = (modelId: string) => AnthropicMessagesModel;
 /** The default per-attempt timeout of Anthropic requests (ms). */
 export const DEFAULT_ANTHROPIC_TIMEOUT_MS = 120_000;
 /** The default `max_tokens` of requests without `maxOutputTokens`. */
-export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+export const DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS = 4096;
 /** The default `anthropic-version` header. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 /** The default base URL (when neither `baseURL` nor `ANTHROPIC_BASE_URL` is set). */
@@ -121,6 +121,12 @@ function resolvePositiveInteger({
  */
 export function createAnthropic(options: AnthropicProviderOptions = {}): AnthropicProvider {
   if (!isPlainObject(options as unknown)) throw invalid("options", "expected an object");
+  if (Object.hasOwn(options, "maxTokens")) {
+    throw invalid(
+      "maxTokens",
+      "renamed to defaultMaxOutputTokens in agentloop 0.2; use defaultMaxOutputTokens",
+    );
+  }
   const baseURL = resolveBaseURL(options.baseURL);
   const { apiKey, fetch: fetchImpl, extraBody, anthropicVersion = DEFAULT_ANTHROPIC_VERSION } = options;
   if (apiKey !== undefined && typeof apiKey !== "string") throw invalid("apiKey", "expected a string");
@@ -144,10 +150,10 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): Anthrop
       fallback: DEFAULT_ANTHROPIC_TIMEOUT_MS,
       max: MAX_TIMEOUT_MS,
     }),
-    maxTokens: resolvePositiveInteger({
-      argument: "maxTokens",
-      value: options.maxTokens,
-      fallback: DEFAULT_ANTHROPIC_MAX_TOKENS,
+    defaultMaxOutputTokens: resolvePositiveInteger({
+      argument: "defaultMaxOutputTokens",
+      value: options.defaultMaxOutputTokens,
+      fallback: DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS,
       max: Number.MAX_SAFE_INTEGER,
     }),
     anthropicVersion,

@@ -8,7 +8,7 @@ export {
   type AnthropicProviderOptions,
   createAnthropic,
   DEFAULT_ANTHROPIC_BASE_URL,
-  DEFAULT_ANTHROPIC_MAX_TOKENS,
+  DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS,
   DEFAULT_ANTHROPIC_TIMEOUT_MS,
   DEFAULT_ANTHROPIC_VERSION,
 } from "./create-anthropic.js";

@@ -4,8 +4,8 @@ import type { AnthropicWireUsage } from "./anthropic-wire-types.js";
 
 /**
  * Maps a Messages `stop_reason` to the neutral {@link FinishReason}, keeping the raw value: `end_turn` and
- * `stop_sequence` → stop, `tool_use` → tool-calls, `max_tokens` and `model_context_window_exceeded` → length,
- * `refusal` → content-filter; `pause_turn` and anything else (including a missing value) → other.
+ * `stop_sequence` → stop, `tool_use` → tool_calls, `max_tokens` and `model_context_window_exceeded` → length,
+ * `refusal` → content_filter; `pause_turn` and anything else (including a missing value) → other.
  */
 export function mapAnthropicStopReason(raw: string | null | undefined): FinishReason {
   const value = raw ?? undefined;
@@ -14,12 +14,12 @@ export function mapAnthropicStopReason(raw: string | null | undefined): FinishRe
     case "stop_sequence":
       return { unified: "stop", raw: value };
     case "tool_use":
-      return { unified: "tool-calls", raw: value };
+      return { unified: "tool_calls", raw: value };
     case "max_tokens":
     case "model_context_window_exceeded":
       return { unified: "length", raw: value };
     case "refusal":
-      return { unified: "content-filter", raw: value };
+      return { unified: "content_filter", raw: value };
     default:
       return { unified: "other", raw: value };
   }

@@ -107,7 +107,7 @@ describe("readAnthropicStream properties (random tool calls, random input_json_d
         );
         for (const call of response.toolCalls) expect(call.parseError).toBeUndefined();
         expect(response.text).toBe(scenario.texts.slice(0, scenario.calls.length + 1).join(""));
-        expect(response.finishReason.unified).toBe("tool-calls");
+        expect(response.finishReason.unified).toBe("tool_calls");
         expect(response.usage.outputTokens).toBe(42);
       }),
       { numRuns: 100 },

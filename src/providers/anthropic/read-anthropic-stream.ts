@@ -25,7 +25,7 @@ interface BlockState {
   block: AnthropicWireBlock;
   /** For blocks with an `input` (tool_use, server tools): the `input_json_delta` text so far. */
   json: string | undefined;
-  /** For `tool_use` blocks: the call id announced with `tool-call-start`. */
+  /** For `tool_use` blocks: the call id announced with `tool_call_start`. */
   toolId: string | undefined;
   /** `content_block_stop` was seen. */
   ended: boolean;
@@ -49,17 +49,17 @@ function appendString(block: AnthropicWireBlock, key: string, text: string): voi
  * Events are dispatched on the payload's `type`; padded payloads are ordinary JSON.
  *
  * - `message_start`: usage (input and cache tokens, a provisional output count).
- * - `content_block_start`: a `tool_use` block emits `tool-call-start` (its placeholder `input: {}` is not
+ * - `content_block_start`: a `tool_use` block emits `tool_call_start` (its placeholder `input: {}` is not
  *   argument text); `thinking`, `redacted_thinking` (complete at start) and other blocks are kept.
- * - `content_block_delta`: `text_delta` → `text-delta`; `input_json_delta` → `tool-call-delta` (empty
- *   fragments skipped; an empty accumulated string means `{}`); `thinking_delta` → `reasoning-delta`;
+ * - `content_block_delta`: `text_delta` → `text_delta`; `input_json_delta` → `tool_call_delta` (empty
+ *   fragments skipped; an empty accumulated string means `{}`); `thinking_delta` → `reasoning_delta`;
  *   `signature_delta` is kept on its thinking block.
- * - `content_block_stop`: a `tool_use` block emits `tool-call-end` with its parsed arguments.
+ * - `content_block_stop`: a `tool_use` block emits `tool_call_end` with its parsed arguments.
  * - `message_delta`: `stop_reason`, `stop_sequence`, and usage with replace semantics (the final cumulative
  *   `output_tokens`; input and cache fields when repeated).
  * - `message_stop`: the answer is complete. At the end of the body, a tool_use block that never got its
  *   `content_block_stop` (max_tokens inside tool input) ends with its partial raw text and a `parseError`;
- *   then a `provider-data` part carries the rebuilt content array (same shape as the non-streaming one) when
+ *   then a `provider_data` part carries the rebuilt content array (same shape as the non-streaming one) when
  *   it has thinking blocks, or the stop sequence; then one `finish`.
  * - `ping` and unknown events are ignored.
  *
@@ -158,7 +158,7 @@ export async function* readAnthropicStream(
   const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, state]) => state);
   for (const state of ordered) if (!state.ended) yield* endBlock(state);
   const providerData = anthropicProviderData({ content: ordered.map((state) => state.block), stopSequence });
-  if (providerData !== undefined) yield { type: "provider-data", data: providerData };
+  if (providerData !== undefined) yield { type: "provider_data", data: providerData };
   yield {
     type: "finish",
     usage: mapAnthropicUsage(usage),
@@ -188,13 +188,13 @@ function* startBlock(
   if (block.type === "tool_use") {
     const id = typeof block.id === "string" && block.id !== "" ? block.id : `toolu_${index}`;
     state.toolId = id;
-    yield { type: "tool-call-start", id, name: typeof block.name === "string" ? block.name : "" };
+    yield { type: "tool_call_start", id, name: typeof block.name === "string" ? block.name : "" };
     if (state.json !== undefined && state.json !== "")
-      yield { type: "tool-call-delta", id, delta: state.json };
+      yield { type: "tool_call_delta", id, delta: state.json };
   } else if (block.type === "text" && typeof block.text === "string" && block.text !== "") {
-    yield { type: "text-delta", delta: block.text };
+    yield { type: "text_delta", delta: block.text };
   } else if (block.type === "thinking" && typeof block.thinking === "string" && block.thinking !== "") {
-    yield { type: "reasoning-delta", delta: block.thinking };
+    yield { type: "reasoning_delta", delta: block.thinking };
   }
 }
 
@@ -205,19 +205,19 @@ function* applyDelta(state: BlockState, delta: AnthropicWireBlockDelta): Generat
     case "text_delta":
       if (typeof delta.text !== "string") return;
       appendString(block, "text", delta.text);
-      if (delta.text !== "") yield { type: "text-delta", delta: delta.text };
+      if (delta.text !== "") yield { type: "text_delta", delta: delta.text };
       return;
     case "input_json_delta":
       if (typeof delta.partial_json !== "string" || state.json === undefined) return;
       state.json += delta.partial_json;
       if (state.toolId !== undefined && delta.partial_json !== "") {
-        yield { type: "tool-call-delta", id: state.toolId, delta: delta.partial_json };
+        yield { type: "tool_call_delta", id: state.toolId, delta: delta.partial_json };
       }
       return;
     case "thinking_delta":
       if (typeof delta.thinking !== "string") return;
       appendString(block, "thinking", delta.thinking);
-      if (delta.thinking !== "") yield { type: "reasoning-delta", delta: delta.thinking };
+      if (delta.thinking !== "") yield { type: "reasoning_delta", delta: delta.thinking };
       return;
     case "signature_delta":
       if (typeof delta.signature === "string") appendString(block, "signature", delta.signature);
@@ -232,7 +232,7 @@ function* applyDelta(state: BlockState, delta: AnthropicWireBlockDelta): Generat
 
 /**
  * Ends a block: its accumulated input JSON becomes `input` (`{}` when empty, or when it does not parse to an
- * object, e.g. cut off by max_tokens), and a tool_use block emits `tool-call-end` with the raw text as sent.
+ * object, e.g. cut off by max_tokens), and a tool_use block emits `tool_call_end` with the raw text as sent.
  */
 function* endBlock(state: BlockState): Generator<ModelStreamPart> {
   state.ended = true;
@@ -241,7 +241,7 @@ function* endBlock(state: BlockState): Generator<ModelStreamPart> {
     const name = typeof state.block.name === "string" ? state.block.name : "";
     const call = createToolCall({ id: state.toolId, name, rawArguments: state.json });
     state.block.input = isPlainObject(call.arguments) ? call.arguments : {};
-    yield { type: "tool-call-end", toolCall: call };
+    yield { type: "tool_call_end", toolCall: call };
     return;
   }
   const parsed = parseToolArguments(state.json).arguments;

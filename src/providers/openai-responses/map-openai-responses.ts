@@ -47,9 +47,9 @@ export interface MapOpenAIResponsesFinishReasonOptions {
 }
 
 /**
- * Maps a response's status to the neutral {@link FinishReason}: `completed` → `tool-calls` when functions
+ * Maps a response's status to the neutral {@link FinishReason}: `completed` → `tool_calls` when functions
  * were called, else `stop` (raw "completed"); `incomplete` → `length` for `max_output_tokens`,
- * `content-filter` for `content_filter`, else `other` (raw = the reason); `failed` → `error`; anything else
+ * `content_filter` for `content_filter`, else `other` (raw = the reason); `failed` → `error`; anything else
  * → `other`.
  */
 export function mapOpenAIResponsesFinishReason({
@@ -59,11 +59,11 @@ export function mapOpenAIResponsesFinishReason({
 }: MapOpenAIResponsesFinishReasonOptions): FinishReason {
   switch (status) {
     case "completed":
-      return { unified: hasToolCalls ? "tool-calls" : "stop", raw: status };
+      return { unified: hasToolCalls ? "tool_calls" : "stop", raw: status };
     case "incomplete": {
       const reason = incompleteReason ?? undefined;
       if (reason === "max_output_tokens") return { unified: "length", raw: reason };
-      if (reason === "content_filter") return { unified: "content-filter", raw: reason };
+      if (reason === "content_filter") return { unified: "content_filter", raw: reason };
       return { unified: "other", raw: reason ?? status };
     }
     case "failed":

@@ -101,11 +101,11 @@ describe("OpenAI Responses fixtures: conformance", () => {
     );
     const shape = parts.map((part) => part.type).filter((type, i, all) => type !== all[i - 1]);
     expect(shape).toEqual([
-      "text-delta",
-      "tool-call-start",
-      "tool-call-delta",
-      "tool-call-end",
-      "provider-data",
+      "text_delta",
+      "tool_call_start",
+      "tool_call_delta",
+      "tool_call_end",
+      "provider_data",
       "finish",
     ]);
     expect(outputOf(response.providerData)?.map((item) => item.type)).toEqual([
@@ -118,7 +118,7 @@ describe("OpenAI Responses fixtures: conformance", () => {
 
   it("delivers split numbers as separate deltas and parses the joined arguments", async () => {
     const { parts, response } = await streamOf(responsesStreamBody("stream-function-call-seqnum.sse"));
-    const deltas = parts.flatMap((part) => (part.type === "tool-call-delta" ? [part.delta] : []));
+    const deltas = parts.flatMap((part) => (part.type === "tool_call_delta" ? [part.delta] : []));
     expect(deltas.slice(2, 5)).toEqual(['":', "123", "1"]);
     expect(response.toolCalls[0]?.arguments).toEqual({ a: 1231, b: 2331 });
   });
@@ -126,7 +126,7 @@ describe("OpenAI Responses fixtures: conformance", () => {
   it("streams the reasoning summary of the multistep fixture's first response as reasoning deltas", async () => {
     const first = CASES[`${MULTISTEP}#1`];
     const { parts } = await streamOf(first?.body ?? Buffer.from(""));
-    const reasoning = parts.flatMap((part) => (part.type === "reasoning-delta" ? [part.delta] : []));
+    const reasoning = parts.flatMap((part) => (part.type === "reasoning_delta" ? [part.delta] : []));
     expect(reasoning.join("")).toBe(MULTISTEP_SUMMARY);
   });
 

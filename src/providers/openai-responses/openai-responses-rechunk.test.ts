@@ -79,7 +79,7 @@ describe("OpenAI Responses streams re-chunked at arbitrary byte boundaries", () 
         const splits = [...new Set(inner.flatMap((at) => [at, at + 1]))].sort((a, b) => a - b);
         const { response, parts } = await run({ body, splitAt: splits, writeDelayMs: 5 }, transport);
         expect(comparable(response)).toEqual(expected);
-        expect(parts).toContainEqual({ type: "text-delta", delta: "’ll" });
+        expect(parts).toContainEqual({ type: "text_delta", delta: "’ll" });
         expect(response.text).not.toContain("\uFFFD");
         const output = response.providerData?.openaiResponses as
           | { output: Array<{ type: string }> }

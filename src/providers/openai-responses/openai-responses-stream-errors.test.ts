@@ -95,7 +95,7 @@ describe("OpenAI Responses stream failures", () => {
 
   it.each([
     ["max_output_tokens", "length"],
-    ["content_filter", "content-filter"],
+    ["content_filter", "content_filter"],
   ] as const)("maps response.incomplete (%s) to %s, keeping the text and usage", async (reason, unified) => {
     const response = { ...completedResponse(TEXT), status: "incomplete", incomplete_details: { reason } };
     const { parts, error } = await streamFrom({

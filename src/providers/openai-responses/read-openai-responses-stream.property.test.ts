@@ -123,8 +123,8 @@ describe("readOpenAIResponsesStream properties (random function calls, random de
         // Every argument byte came as a delta, none was filled in from the done item.
         for (const call of scenario.calls) {
           const streamed = parts
-            .filter((part) => part.type === "tool-call-delta" && part.id === call.id)
-            .map((part) => (part.type === "tool-call-delta" ? part.delta : ""));
+            .filter((part) => part.type === "tool_call_delta" && part.id === call.id)
+            .map((part) => (part.type === "tool_call_delta" ? part.delta : ""));
           expect(streamed.join("")).toBe(call.raw);
         }
         const response = foldParts(parts);
@@ -138,7 +138,7 @@ describe("readOpenAIResponsesStream properties (random function calls, random de
         );
         for (const call of response.toolCalls) expect(call.parseError).toBeUndefined();
         expect(response.text).toBe(scenario.text);
-        expect(response.finishReason.unified).toBe("tool-calls");
+        expect(response.finishReason.unified).toBe("tool_calls");
       }),
       { numRuns: 100 },
     );

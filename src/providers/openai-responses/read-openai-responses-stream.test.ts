@@ -28,10 +28,10 @@ describe("readOpenAIResponsesStream (synthetic sequences)", () => {
     );
     expect(streamContractViolation(parts)).toBeUndefined();
     expect(parts.slice(0, 3)).toEqual([
-      { type: "tool-call-start", id: "call_1", name: "f" },
-      { type: "tool-call-delta", id: "call_1", delta: '{"x":1}' },
+      { type: "tool_call_start", id: "call_1", name: "f" },
+      { type: "tool_call_delta", id: "call_1", delta: '{"x":1}' },
       {
-        type: "tool-call-end",
+        type: "tool_call_end",
         toolCall: { id: "call_1", name: "f", arguments: { x: 1 }, rawArguments: '{"x":1}' },
       },
     ]);
@@ -46,12 +46,12 @@ describe("readOpenAIResponsesStream (synthetic sequences)", () => {
     );
     expect(streamContractViolation(parts)).toBeUndefined();
     expect(parts.map((part) => part.type)).toEqual([
-      "tool-call-start",
-      "tool-call-delta",
-      "tool-call-end",
+      "tool_call_start",
+      "tool_call_delta",
+      "tool_call_end",
       "finish",
     ]);
-    expect(parts.at(-1)).toMatchObject({ finishReason: { unified: "tool-calls" } });
+    expect(parts.at(-1)).toMatchObject({ finishReason: { unified: "tool_calls" } });
   });
 
   it("keeps the done item's encrypted_content when the final item lacks it, and uses done items for an empty output", async () => {
@@ -66,7 +66,7 @@ describe("readOpenAIResponsesStream (synthetic sequences)", () => {
       }),
     );
     expect(withFinal).toContainEqual({
-      type: "provider-data",
+      type: "provider_data",
       data: { openaiResponses: { output: [done] } },
     });
     const withoutFinal = await readParts(
@@ -79,7 +79,7 @@ describe("readOpenAIResponsesStream (synthetic sequences)", () => {
       }),
     );
     expect(withoutFinal).toContainEqual({
-      type: "provider-data",
+      type: "provider_data",
       data: { openaiResponses: { output: [done] } },
     });
   });
@@ -98,7 +98,7 @@ describe("readOpenAIResponsesStream (synthetic sequences)", () => {
     );
     expect(streamContractViolation(parts)).toBeUndefined();
     expect(parts).toContainEqual({
-      type: "tool-call-end",
+      type: "tool_call_end",
       toolCall: { id: "call_1", name: "f", arguments: { x: 1 }, rawArguments: '{"x":1}' },
     });
   });
@@ -133,9 +133,9 @@ describe("Responses mapping", () => {
     const map = (status: string, incompleteReason?: string, hasToolCalls = false) =>
       mapOpenAIResponsesFinishReason({ status, incompleteReason, hasToolCalls });
     expect(map("completed")).toEqual({ unified: "stop", raw: "completed" });
-    expect(map("completed", undefined, true)).toEqual({ unified: "tool-calls", raw: "completed" });
+    expect(map("completed", undefined, true)).toEqual({ unified: "tool_calls", raw: "completed" });
     expect(map("incomplete", "max_output_tokens")).toEqual({ unified: "length", raw: "max_output_tokens" });
-    expect(map("incomplete", "content_filter")).toEqual({ unified: "content-filter", raw: "content_filter" });
+    expect(map("incomplete", "content_filter")).toEqual({ unified: "content_filter", raw: "content_filter" });
     expect(map("incomplete")).toEqual({ unified: "other", raw: "incomplete" });
     expect(map("failed")).toEqual({ unified: "error", raw: "failed" });
     expect(map("cancelled")).toEqual({ unified: "other", raw: "cancelled" });

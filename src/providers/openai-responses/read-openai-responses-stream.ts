@@ -57,12 +57,12 @@ export interface ReadOpenAIResponsesStreamOptions {
  * Turns the text body of a Responses stream (SSE) into {@link ModelStreamPart}s, dispatching on the payload's
  * `type` (the `event:` line is not needed; `sequence_number`, `obfuscation`, `logprobs` and unknown events are
  * ignored):
- * - `response.output_text.delta` → `text-delta` (commentary messages included), `response.refusal.delta` →
- *   `refusal-delta`, reasoning summary (and raw reasoning) text deltas → `reasoning-delta`;
- * - `response.output_item.added` of a `function_call` → `tool-call-start` (id = `call_id`),
- *   `response.function_call_arguments.delta` (matched by `item_id`, else `output_index`) → `tool-call-delta`,
- *   `response.output_item.done` → `tool-call-end` with the done item's `arguments`;
- * - `response.completed` / `response.incomplete` → a `provider-data` part with the final output items when
+ * - `response.output_text.delta` → `text_delta` (commentary messages included), `response.refusal.delta` →
+ *   `refusal_delta`, reasoning summary (and raw reasoning) text deltas → `reasoning_delta`;
+ * - `response.output_item.added` of a `function_call` → `tool_call_start` (id = `call_id`),
+ *   `response.function_call_arguments.delta` (matched by `item_id`, else `output_index`) → `tool_call_delta`,
+ *   `response.output_item.done` → `tool_call_end` with the done item's `arguments`;
+ * - `response.completed` / `response.incomplete` → a `provider_data` part with the final output items when
  *   they include reasoning (a reasoning item's `encrypted_content` differs between `added`, `done` and
  *   `completed`: the last one wins), then `finish` with usage and finish reason. Reading stops there.
  *
@@ -99,23 +99,23 @@ export async function* readOpenAIResponsesStream({
       switch (event.type) {
         case "response.output_text.delta":
           if (typeof event.delta === "string" && event.delta !== "") {
-            yield { type: "text-delta", delta: event.delta };
+            yield { type: "text_delta", delta: event.delta };
           }
           break;
         case "response.refusal.delta":
           if (typeof event.delta === "string" && event.delta !== "") {
-            yield { type: "refusal-delta", delta: event.delta };
+            yield { type: "refusal_delta", delta: event.delta };
           }
           break;
         case "response.reasoning_summary_text.delta":
         case "response.reasoning_text.delta":
           if (typeof event.delta === "string" && event.delta !== "") {
-            yield { type: "reasoning-delta", delta: event.delta };
+            yield { type: "reasoning_delta", delta: event.delta };
           }
           break;
         case "response.reasoning_summary_part.added":
           // Separate summary parts like paragraphs.
-          if ((event.summary_index ?? 0) > 0) yield { type: "reasoning-delta", delta: "\n\n" };
+          if ((event.summary_index ?? 0) > 0) yield { type: "reasoning_delta", delta: "\n\n" };
           break;
         case "response.output_item.added":
           if (event.item?.type === "function_call") yield* startCall(state, event.item, event.output_index);
@@ -124,7 +124,7 @@ export async function* readOpenAIResponsesStream({
           const call = findCall(state, event);
           if (call !== undefined && !call.ended && typeof event.delta === "string" && event.delta !== "") {
             call.args += event.delta;
-            yield { type: "tool-call-delta", id: call.id, delta: event.delta };
+            yield { type: "tool_call_delta", id: call.id, delta: event.delta };
           }
           break;
         }
@@ -177,7 +177,7 @@ function* startCall(
   if (typeof item.id === "string" && item.id !== "") state.byItemId.set(item.id, call);
   if (typeof outputIndex === "number") state.byIndex.set(outputIndex, call);
   state.calls.push(call);
-  yield { type: "tool-call-start", id: call.id, name: call.name };
+  yield { type: "tool_call_start", id: call.id, name: call.name };
   return call;
 }
 
@@ -198,12 +198,12 @@ function* endCall(call: CallState, finalArgs: string | null | undefined): Genera
   if (call.ended) return;
   const args = typeof finalArgs === "string" ? finalArgs : call.args;
   if (args !== call.args && args.startsWith(call.args)) {
-    yield { type: "tool-call-delta", id: call.id, delta: args.slice(call.args.length) };
+    yield { type: "tool_call_delta", id: call.id, delta: args.slice(call.args.length) };
   }
   call.args = args;
   call.ended = true;
   yield {
-    type: "tool-call-end",
+    type: "tool_call_end",
     toolCall: createToolCall({ id: call.id, name: call.name, rawArguments: args }),
   };
 }
@@ -241,7 +241,7 @@ function* finishParts(state: StreamState, event: OpenAIResponsesWireEvent): Gene
     yield* endCall(call ?? (yield* startCall(state, item, index)), item.arguments);
   }
   for (const call of state.calls) yield* endCall(call, undefined);
-  if (hasReasoningItems(output)) yield { type: "provider-data", data: { ...responsesProviderData(output) } };
+  if (hasReasoningItems(output)) yield { type: "provider_data", data: { ...responsesProviderData(output) } };
   yield {
     type: "finish",
     usage: mapOpenAIResponsesUsage(response?.usage),

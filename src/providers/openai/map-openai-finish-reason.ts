@@ -2,7 +2,7 @@ import type { FinishReason } from "../../models/finish-reason.js";
 
 /**
  * Maps a Chat Completions `finish_reason` to the neutral {@link FinishReason}, keeping the raw value:
- * `stop`→stop, `length`→length, `tool_calls`/`function_call`→tool-calls, `content_filter`→content-filter,
+ * `stop`→stop, `length`→length, `tool_calls`/`function_call`→tool_calls, `content_filter`→content_filter,
  * anything else (including a missing value) → other.
  */
 export function mapOpenAIFinishReason(raw: string | null | undefined): FinishReason {
@@ -14,9 +14,9 @@ export function mapOpenAIFinishReason(raw: string | null | undefined): FinishRea
       return { unified: "length", raw: value };
     case "tool_calls":
     case "function_call":
-      return { unified: "tool-calls", raw: value };
+      return { unified: "tool_calls", raw: value };
     case "content_filter":
-      return { unified: "content-filter", raw: value };
+      return { unified: "content_filter", raw: value };
     default:
       return { unified: "other", raw: value };
   }

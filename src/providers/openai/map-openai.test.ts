@@ -8,9 +8,9 @@ describe("mapOpenAIFinishReason", () => {
   it.each([
     ["stop", "stop"],
     ["length", "length"],
-    ["tool_calls", "tool-calls"],
-    ["function_call", "tool-calls"],
-    ["content_filter", "content-filter"],
+    ["tool_calls", "tool_calls"],
+    ["function_call", "tool_calls"],
+    ["content_filter", "content_filter"],
     ["eos", "other"],
   ])("%s → %s, keeping the raw value", (raw, unified) => {
     expect(mapOpenAIFinishReason(raw)).toEqual({ unified, raw });

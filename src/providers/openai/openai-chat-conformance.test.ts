@@ -48,15 +48,15 @@ describe("OpenAI Chat fixtures: conformance", () => {
   it("emits tool-call parts in wire order for parallel calls (start, deltas, start, deltas, ends, finish)", async () => {
     server = await startFixtureServer({ body: streamBody("stream-parallel-tool-calls.sse") });
     const parts = await readParts(model(server.baseURL).stream(request));
-    const shape = parts.map((part) => (part.type === "tool-call-delta" ? "d" : part.type));
+    const shape = parts.map((part) => (part.type === "tool_call_delta" ? "d" : part.type));
     expect(shape.join(" ")).toBe(
-      `tool-call-start ${"d ".repeat(11)}tool-call-start ${"d ".repeat(9)}tool-call-end tool-call-end finish`,
+      `tool_call_start ${"d ".repeat(11)}tool_call_start ${"d ".repeat(9)}tool_call_end tool_call_end finish`,
     );
-    expect(parts[0]).toEqual({ type: "tool-call-start", id: weather.id, name: "GetWeatherArgs" });
+    expect(parts[0]).toEqual({ type: "tool_call_start", id: weather.id, name: "GetWeatherArgs" });
     expect(parts.slice(1, 4)).toEqual([
-      { type: "tool-call-delta", id: weather.id, delta: '{"ci' },
-      { type: "tool-call-delta", id: weather.id, delta: 'ty": ' },
-      { type: "tool-call-delta", id: weather.id, delta: '"Edinb' },
+      { type: "tool_call_delta", id: weather.id, delta: '{"ci' },
+      { type: "tool_call_delta", id: weather.id, delta: 'ty": ' },
+      { type: "tool_call_delta", id: weather.id, delta: '"Edinb' },
     ]);
   });
 
@@ -64,7 +64,7 @@ describe("OpenAI Chat fixtures: conformance", () => {
     server = await startFixtureServer({ body: streamBody("stream-finish-length.sse") });
     const parts = await readParts(model(server.baseURL).stream(request));
     expect(parts).toEqual([
-      { type: "text-delta", delta: '{"' },
+      { type: "text_delta", delta: '{"' },
       {
         type: "finish",
         usage: { inputTokens: 79, outputTokens: 1, totalTokens: 80, reasoningTokens: 0 },

@@ -109,7 +109,7 @@ describe("OpenAI Chat streams re-chunked at arbitrary byte boundaries", () => {
         const splits = [...new Set(inner.flatMap((at) => [at, at + 1]))].sort((a, b) => a - b);
         const { response, parts } = await run({ body, splitAt: splits, writeDelayMs: 15 }, transport);
         expectFolded(OBFUSCATION, response, expectedFor(OBFUSCATION));
-        expect(parts.some((part) => part.type === "text-delta" && part.delta.includes("—"))).toBe(true);
+        expect(parts.some((part) => part.type === "text_delta" && part.delta.includes("—"))).toBe(true);
         expect(response.text).not.toContain("\uFFFD");
       },
     );

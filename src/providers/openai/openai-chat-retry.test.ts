@@ -128,7 +128,7 @@ describe("OpenAI Chat retries (real HTTP)", () => {
     server = await startFixtureServer([{ destroy: true }, ok]);
     const retries: RetryInfo[] = [];
     const response = await model(server.baseURL).generate(request, { onRetry: (info) => retries.push(info) });
-    expect(response.finishReason).toEqual({ unified: "tool-calls", raw: "tool_calls" });
+    expect(response.finishReason).toEqual({ unified: "tool_calls", raw: "tool_calls" });
     expect(server.requests).toHaveLength(2);
     expect(retries).toHaveLength(1);
     expect(String((retries[0]?.error as Error | undefined)?.message)).toMatch(/^Network error calling/);

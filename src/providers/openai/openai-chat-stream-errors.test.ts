@@ -81,7 +81,7 @@ describe("OpenAI Chat streams that go wrong", () => {
       expect(StreamInterruptedError.isInstance(error)).toBe(true);
       expect((error as StreamInterruptedError).isRetryable).toBe(true);
       expect((error as Error).message).toContain("Model stream broke off");
-      expect(seen.filter((part) => part.type === "text-delta").length).toBeGreaterThan(5);
+      expect(seen.filter((part) => part.type === "text_delta").length).toBeGreaterThan(5);
       expect(seen.some((part) => part.type === "finish")).toBe(false);
       expect(server?.requests).toHaveLength(1);
     },
@@ -95,7 +95,7 @@ describe("OpenAI Chat streams that go wrong", () => {
       const { seen, error } = await readUntilError(model.stream(request));
       expect(StreamInterruptedError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain("stalled");
-      expect(seen.some((part) => part.type === "text-delta")).toBe(true);
+      expect(seen.some((part) => part.type === "text_delta")).toBe(true);
       expect(performance.now() - started).toBeLessThan(2000);
     },
   );
@@ -113,7 +113,7 @@ describe("OpenAI Chat streams that go wrong", () => {
       const error = await (async () => {
         for await (const part of model.stream(request, { signal: controller.signal })) {
           seen.push(part);
-          if (part.type === "text-delta") controller.abort();
+          if (part.type === "text_delta") controller.abort();
         }
       })().catch((e: unknown) => e);
       expect(AbortError.isInstance(error)).toBe(true);
@@ -132,7 +132,7 @@ describe("OpenAI Chat streams that go wrong", () => {
         ...(transport === "fetch" && { fetch: globalThis.fetch }),
       })("gpt-4o");
       for await (const part of model.stream(request)) {
-        if (part.type === "text-delta") break;
+        if (part.type === "text_delta") break;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(server.requests[0]?.closedEarly).toBe(true);
@@ -146,7 +146,7 @@ describe("OpenAI Chat streams that go wrong", () => {
     const { seen, error } = await readUntilError(model.stream(request));
     expect(StreamInterruptedError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain("malformed chunk");
-    expect(seen).toEqual([{ type: "text-delta", delta: "I'm" }]);
+    expect(seen).toEqual([{ type: "text_delta", delta: "I'm" }]);
   });
 
   it("throws StreamInterruptedError when the body ends cleanly with no finish_reason and no [DONE]", async () => {
@@ -182,7 +182,7 @@ describe("OpenAI Chat streams that go wrong", () => {
     const model = await open(sse([...e.slice(0, 2), e[13] ?? "", ...mixed, ...e.slice(23)]));
     const parts = await readParts(model.stream(request));
     expect(streamContractViolation(parts)).toBeUndefined();
-    expect(parts.slice(0, 2).map((p) => p.type)).toEqual(["tool-call-start", "tool-call-start"]);
+    expect(parts.slice(0, 2).map((p) => p.type)).toEqual(["tool_call_start", "tool_call_start"]);
     expect(foldParts(parts).toolCalls.map((call) => call.arguments)).toEqual([
       weather.arguments,
       { ticker: "AAPL", exchange: "NASDAQ" },

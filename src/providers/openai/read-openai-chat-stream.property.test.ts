@@ -122,10 +122,10 @@ describe("readOpenAIChatStream properties (random tool calls, random fragments, 
         );
         for (const call of response.toolCalls) expect(call.parseError).toBeUndefined();
         expect(response.finishReason.unified).toBe(
-          scenario.ending === "finish-reason" ? "tool-calls" : "other",
+          scenario.ending === "finish-reason" ? "tool_calls" : "other",
         );
         // Each call is announced once, with its id and name, before any of its argument text.
-        const starts = parts.filter((part) => part.type === "tool-call-start");
+        const starts = parts.filter((part) => part.type === "tool_call_start");
         expect(starts.map((part) => [part.id, part.name]).sort()).toEqual(
           scenario.calls.map((call) => [call.id, call.name]).sort(),
         );

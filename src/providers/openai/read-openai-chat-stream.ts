@@ -15,7 +15,7 @@ interface ToolCallState {
   name: string;
   /** The argument text so far (concatenated fragments). */
   args: string;
-  /** `tool-call-start` was emitted. */
+  /** `tool_call_start` was emitted. */
   started: boolean;
 }
 
@@ -37,11 +37,11 @@ function slotOf(calls: ToolCallState[], fragment: OpenAIWireToolCallDelta): numb
  * Turns the text body of a Chat Completions stream (SSE, `data: <json>` events, `data: [DONE]`) into
  * {@link ModelStreamPart}s.
  *
- * Only choice 0 is surfaced (with `n > 1` the other choices are skipped). Text becomes `text-delta`,
- * `delta.refusal` becomes `refusal-delta`. Tool-call fragments are reassembled per `tool_calls[].index`: the
- * first fragment (id + name) emits `tool-call-start`, every non-empty `arguments` fragment a `tool-call-delta`,
+ * Only choice 0 is surfaced (with `n > 1` the other choices are skipped). Text becomes `text_delta`,
+ * `delta.refusal` becomes `refusal_delta`. Tool-call fragments are reassembled per `tool_calls[].index`: the
+ * first fragment (id + name) emits `tool_call_start`, every non-empty `arguments` fragment a `tool_call_delta`,
  * and when choice 0 reports its `finish_reason` (or, failing that, at `[DONE]`) each call gets a
- * `tool-call-end` with its parsed arguments. Exactly one `finish` part (usage from the `choices: []` usage
+ * `tool_call_end` with its parsed arguments. Exactly one `finish` part (usage from the `choices: []` usage
  * chunk, or the last non-null `usage`; finish reason of choice 0) ends the stream. Unknown fields
  * (`obfuscation`, `service_tier`, …) are ignored.
  *
@@ -89,9 +89,9 @@ export async function* readOpenAIChatStream(
         const delta = choice.delta;
         if (delta !== undefined && delta !== null) {
           const content = delta.content;
-          if (typeof content === "string" && content !== "") yield { type: "text-delta", delta: content };
+          if (typeof content === "string" && content !== "") yield { type: "text_delta", delta: content };
           const refusal = delta.refusal;
-          if (typeof refusal === "string" && refusal !== "") yield { type: "refusal-delta", delta: refusal };
+          if (typeof refusal === "string" && refusal !== "") yield { type: "refusal_delta", delta: refusal };
           const fragments = delta.tool_calls;
           if (Array.isArray(fragments)) {
             for (let f = 0; f < fragments.length; f++) {
@@ -114,15 +114,15 @@ export async function* readOpenAIChatStream(
                 if (state.name !== "") {
                   if (state.id === "") state.id = `call_${slot}`;
                   state.started = true;
-                  yield { type: "tool-call-start", id: state.id, name: state.name };
+                  yield { type: "tool_call_start", id: state.id, name: state.name };
                   // Argument text that arrived before the header (seen from some compatible servers).
-                  if (state.args !== "") yield { type: "tool-call-delta", id: state.id, delta: state.args };
+                  if (state.args !== "") yield { type: "tool_call_delta", id: state.id, delta: state.args };
                 }
               }
               const args = fn?.arguments;
               if (typeof args === "string" && args !== "") {
                 state.args += args;
-                if (state.started) yield { type: "tool-call-delta", id: state.id, delta: args };
+                if (state.started) yield { type: "tool_call_delta", id: state.id, delta: args };
               }
             }
           }
@@ -157,7 +157,7 @@ export async function* readOpenAIChatStream(
   };
 }
 
-/** Emits `tool-call-end` for every call (in index order), announcing calls whose header never came. */
+/** Emits `tool_call_end` for every call (in index order), announcing calls whose header never came. */
 function* endToolCalls(calls: ToolCallState[]): Generator<ModelStreamPart> {
   for (let slot = 0; slot < calls.length; slot++) {
     const state = calls[slot];
@@ -165,11 +165,11 @@ function* endToolCalls(calls: ToolCallState[]): Generator<ModelStreamPart> {
     if (!state.started) {
       if (state.id === "") state.id = `call_${slot}`;
       state.started = true;
-      yield { type: "tool-call-start", id: state.id, name: state.name };
-      if (state.args !== "") yield { type: "tool-call-delta", id: state.id, delta: state.args };
+      yield { type: "tool_call_start", id: state.id, name: state.name };
+      if (state.args !== "") yield { type: "tool_call_delta", id: state.id, delta: state.args };
     }
     yield {
-      type: "tool-call-end",
+      type: "tool_call_end",
       toolCall: createToolCall({ id: state.id, name: state.name, rawArguments: state.args }),
     };
   }

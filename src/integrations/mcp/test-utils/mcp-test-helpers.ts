@@ -19,7 +19,7 @@ export function findTool(set: McpToolSet, name: string): Tool {
 
 /** A ToolContext for calling `tool.execute` directly. */
 export function toolContext(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { signal, toolCallId: "call_test", step: 0 };
+  return { signal, toolCallId: "call_test", turn: 0 };
 }
 
 /** Awaits `value` and says how it ended (`error` undefined when it resolved) and after how many ms. */

@@ -15,13 +15,13 @@ export interface AnthropicMockReply {
   /** With `status`: the `retry-after` header (seconds). */
   retryAfter?: string;
   /**
-   * A broken answer: `drop-before-headers` destroys the socket unanswered; `hang` never answers; streaming
+   * A broken answer: `drop_before_headers` destroys the socket unanswered; `hang` never answers; streaming
    * only: `drop-after-events` sends that many SSE events then destroys the socket, `end-after-events` sends
    * them and ends the response cleanly (no `message_stop`), `malformed-after-events` sends them, then a data
    * line that is not JSON.
    */
   fault?:
-    | { type: "drop-before-headers" }
+    | { type: "drop_before_headers" }
     | { type: "hang" }
     | { type: "drop-after-events" | "end-after-events" | "malformed-after-events"; afterEvents: number };
 }
@@ -49,7 +49,7 @@ const envelope = (type: string, message: string) =>
 function answer(res: http.ServerResponse, reply: AnthropicMockReply, stream: boolean): void {
   const { fault } = reply;
   if (fault?.type === "hang") return;
-  if (fault?.type === "drop-before-headers") {
+  if (fault?.type === "drop_before_headers") {
     res.destroy();
     return;
   }

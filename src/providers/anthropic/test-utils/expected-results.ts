@@ -6,7 +6,7 @@ import { readFixture } from "./fixtures.js";
 export type Expected = Omit<ModelResponse, "raw">;
 
 const stop = { unified: "stop", raw: "end_turn" } as const;
-const toolUse = { unified: "tool-calls", raw: "tool_use" } as const;
+const toolUse = { unified: "tool_calls", raw: "tool_use" } as const;
 /** Usage with `cache_read_input_tokens: 0` reported. */
 const usage = (input: number, output: number, extra: { reasoningTokens?: number } = {}) => ({
   inputTokens: input,

@@ -12,7 +12,7 @@ export type Expected = Omit<ModelResponse, "raw" | "providerData"> & {
 };
 
 const stop = { unified: "stop", raw: "completed" } as const;
-const toolCalls = { unified: "tool-calls", raw: "completed" } as const;
+const toolCalls = { unified: "tool_calls", raw: "completed" } as const;
 
 function usage(inputTokens: number, outputTokens: number, reasoningTokens = 0) {
   return {

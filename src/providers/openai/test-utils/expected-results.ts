@@ -11,7 +11,7 @@ export type Expected = Omit<ModelResponse, "raw" | "providerData">;
 const r0 = { reasoningTokens: 0 };
 const details = { cachedInputTokens: 0, reasoningTokens: 0 };
 const stop = { unified: "stop", raw: "stop" } as const;
-const toolCalls = { unified: "tool-calls", raw: "tool_calls" } as const;
+const toolCalls = { unified: "tool_calls", raw: "tool_calls" } as const;
 
 /** The first call of the parallel tool-call fixtures. */
 export const weather = {

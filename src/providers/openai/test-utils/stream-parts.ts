@@ -28,14 +28,14 @@ export function streamContractViolation(parts: readonly ModelStreamPart[]): stri
   const calls = new Map<string, { args: string; ended: boolean }>();
   for (const part of parts) {
     if (part.type === "error") return "unexpected error part";
-    if (part.type === "tool-call-start") {
+    if (part.type === "tool_call_start") {
       if (calls.has(part.id)) return `tool call ${part.id} started twice`;
       calls.set(part.id, { args: "", ended: false });
-    } else if (part.type === "tool-call-delta") {
+    } else if (part.type === "tool_call_delta") {
       const call = calls.get(part.id);
       if (call === undefined || call.ended) return `delta for ${part.id} outside start..end`;
       call.args += part.delta;
-    } else if (part.type === "tool-call-end") {
+    } else if (part.type === "tool_call_end") {
       const call = calls.get(part.toolCall.id);
       if (call === undefined || call.ended) return `end for ${part.toolCall.id} without a start`;
       if (call.args !== part.toolCall.rawArguments)

@@ -1,6 +1,6 @@
-import { AgentloopError, errorMarker, hasMarker } from "../errors/agentloop-error.js";
 import { describeThrown } from "../util/describe-thrown.js";
 import { toError } from "../util/to-error.js";
+import { AgentloopError, errorMarker, hasMarker } from "./agentloop-error.js";
 
 const MARK_TOOLEXECUTIONERROR = errorMarker("ToolExecutionError");
 

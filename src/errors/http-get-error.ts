@@ -1,4 +1,4 @@
-import { AgentloopError, errorMarker, hasMarker } from "../errors/agentloop-error.js";
+import { AgentloopError, errorMarker, hasMarker } from "./agentloop-error.js";
 
 const MARK_HTTPGETERROR = errorMarker("HttpGetError");
 

@@ -1,5 +1,13 @@
-import { AgentloopError, errorMarker, hasMarker } from "../errors/agentloop-error.js";
-import type { Message } from "../models/message.js";
+import { AgentloopError, errorMarker, hasMarker } from "./agentloop-error.js";
+
+/** What the error reads of the request's last message: any `Message` fits (errors import no model types). */
+type LastMessage = {
+  readonly role: "system" | "user" | "assistant" | "tool";
+  readonly content: string;
+  readonly toolCalls?: ReadonlyArray<{ readonly name: string }> | undefined;
+  readonly toolName?: string;
+  readonly toolCallId?: string;
+};
 
 const MARK_UNEXPECTEDMODELCALLERROR = errorMarker("UnexpectedModelCallError");
 
@@ -17,7 +25,7 @@ export class UnexpectedModelCallError extends AgentloopError {
   /** How many steps were scripted. */
   readonly scriptedSteps: number;
   /** The last message of the unexpected request, when it had one. */
-  readonly lastMessage: Message | undefined;
+  readonly lastMessage: LastMessage | undefined;
 
   constructor({
     callIndex,
@@ -26,7 +34,7 @@ export class UnexpectedModelCallError extends AgentloopError {
   }: {
     callIndex: number;
     scriptedSteps: number;
-    lastMessage: Message | undefined;
+    lastMessage: LastMessage | undefined;
   }) {
     super({
       message:
@@ -45,7 +53,7 @@ export class UnexpectedModelCallError extends AgentloopError {
 }
 
 /** A one-line description of a message for error messages: role, text excerpt, tool calls. */
-function describeMessage(message: Message | undefined): string {
+function describeMessage(message: LastMessage | undefined): string {
   if (message === undefined) return "(none: the request had no messages)";
   let text = JSON.stringify(excerpt(message.content));
   if (message.role === "assistant" && message.toolCalls !== undefined && message.toolCalls.length > 0) {

@@ -1,4 +1,7 @@
-import { EXIT_CODES, type ExitCode } from "./exit-codes.js";
+import { AgentloopError, errorMarker, hasMarker } from "./agentloop-error.js";
+import { EXIT_CODES, type ExitCode } from "./cli-exit-codes.js";
+
+const MARK_CLIERROR = errorMarker("CliError");
 
 /** Options of {@link CliError}. */
 export interface CliErrorOptions {
@@ -13,13 +16,19 @@ export interface CliErrorOptions {
  * An error the CLI reports as one line on stderr (`agentloop: error: <message>`) before exiting with
  * `exitCode`. Anything else thrown by a command is reported the same way with exit code 1.
  */
-export class CliError extends Error {
+export class CliError extends AgentloopError {
+  protected readonly [MARK_CLIERROR] = true;
+  /** The exit code the CLI ends with. */
   readonly exitCode: ExitCode;
 
   constructor({ message, exitCode = EXIT_CODES.failed, cause }: CliErrorOptions) {
-    super(message, cause === undefined ? undefined : { cause });
+    super({ message, cause });
     this.name = "CliError";
     this.exitCode = exitCode;
+  }
+
+  static override isInstance(error: unknown): error is CliError {
+    return hasMarker(error, MARK_CLIERROR);
   }
 
   /** A usage error (exit code 2): the message should say what is wrong and what to do. */

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ThrownValueError } from "../errors/thrown-value-error.js";
 import { EVERY_TRAP, errorWithThrowingGetters } from "../util/test-utils/hostile-values.js";
+import { ThrownValueError } from "./thrown-value-error.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
 
 describe("ToolExecutionError", () => {
