@@ -31,6 +31,15 @@ function payments() {
   return { sent, send };
 }
 
+/** A tool that looks things up, and a scripted step calling it with call id `id`. */
+const lookup = tool({
+  name: "lookup",
+  description: "looks up",
+  parameters: z.object({ q: z.string() }),
+  execute: ({ q }) => `found ${q}`,
+});
+const call = (id: string): ScriptedStep => ({ toolCalls: [{ id, name: "lookup", arguments: { q: id } }] });
+
 const pay: ScriptedStep = { toolCalls: [{ id: "g1", name: "send_money", arguments: { to: "x" } }] };
 const kinds = (events: readonly AgentEvent[]) => events.map((e) => `${e.type}${e.replayed ? "*" : ""}`);
 
@@ -198,15 +207,6 @@ describe("durable runs in a session, streamed, decided elsewhere", () => {
   it("a durable session run interrupted mid-run resumes without storing any message twice", async () => {
     const journal = new FileJournal({ dir: join(dir, "journal") });
     const store = new FileStore({ dir: join(dir, "sessions") });
-    const lookup = tool({
-      name: "lookup",
-      description: "looks up",
-      parameters: z.object({ q: z.string() }),
-      execute: ({ q }) => `found ${q}`,
-    });
-    const call = (id: string): ScriptedStep => ({
-      toolCalls: [{ id, name: "lookup", arguments: { q: id } }],
-    });
     const failing = new ScriptedModel([call("c1"), call("c2")]); // a third call fails: unscripted
     const first = await new Agent({
       model: failing,
@@ -266,15 +266,6 @@ describe("durable runs in a session, streamed, decided elsewhere", () => {
   it("a crashed durable session run does not resume over another run's messages", async () => {
     const journal = new FileJournal({ dir: join(dir, "journal") });
     const store = new FileStore({ dir: join(dir, "sessions") });
-    const lookup = tool({
-      name: "lookup",
-      description: "looks up",
-      parameters: z.object({ q: z.string() }),
-      execute: ({ q }) => `found ${q}`,
-    });
-    const call = (id: string): ScriptedStep => ({
-      toolCalls: [{ id, name: "lookup", arguments: { q: id } }],
-    });
     const crashed = await new Agent({
       model: new ScriptedModel([call("c1")]),
       tools: [lookup],

@@ -1,10 +1,11 @@
-import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent.js";
 import { StoreError } from "../../src/errors/store-error.js";
 import { PostgresStore } from "../../src/integrations/postgres/postgres-store.js";
+import { startFreezingProxy } from "../../src/integrations/postgres/test-utils/freezing-proxy.js";
 import { RedisStore } from "../../src/integrations/redis/redis-store.js";
 import type { Message } from "../../src/models/message.js";
 import { MemoryStore } from "../../src/stores/memory-store.js";
@@ -44,36 +45,6 @@ async function silentServer(): Promise<{ port: number; close: () => Promise<void
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-/** A TCP proxy to `target` that can freeze: after `freeze()` nothing more reaches the client (a stalled server). */
-async function freezingProxy(
-  target: number,
-): Promise<{ port: number; freeze(): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let frozen = false;
-  const server = createServer((client) => {
-    const upstream = connect(target, "127.0.0.1");
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("error", () => undefined);
-    }
-    client.on("data", (chunk) => upstream.write(chunk));
-    upstream.on("data", (chunk) => {
-      if (!frozen) client.write(chunk);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    freeze: () => {
-      frozen = true;
-    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
@@ -143,7 +114,7 @@ describe("bad storage: a store that is down", () => {
 
 describe("bad storage: a store that stops answering after it connected", () => {
   it("PostgresStore: a query with no answer fails with a StoreError after queryTimeoutMs, not a hang", async () => {
-    const proxy = await freezingProxy(5432);
+    const proxy = await startFreezingProxy({ target: 5432 });
     const store = new PostgresStore({
       connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/test`,
       table: `agentloop_frozen_${process.pid}`,
