@@ -55,7 +55,9 @@ export class SessionOrder {
     runId: string;
     jobKey: string;
   }): void {
-    args.multi.eval(PUSH_LUA, 2, args.jobKey, SessionOrder.key(args.keyspace, args.sessionId), args.runId);
+    // Redis's EVAL command (a Lua script run by the server inside the MULTI), not JavaScript's eval.
+    const order = SessionOrder.key(args.keyspace, args.sessionId);
+    args.multi.call("EVAL", PUSH_LUA, 2, args.jobKey, order, args.runId);
   }
 
   /** Whether `runId` may start now (see {@link SessionTurn}); stale heads are removed on the way. */
