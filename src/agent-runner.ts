@@ -64,20 +64,21 @@ export class AgentRunner {
   events(request: RunRequest): AsyncGenerator<AgentEvent, unknown> {
     const { options } = request;
     const store = this.agent.options.store;
-    if (options.sessionId !== undefined && store !== undefined && options.signal?.aborted !== true) {
+    const aborted = options.signal?.aborted === true;
+    if (options.sessionId !== undefined && store !== undefined && !aborted) {
       return withHooks(
         this.sessionEvents({ ...request, sessionId: options.sessionId, store }),
         this.agent.options,
       );
     }
-    // Aborted before it started: the session is not touched (no lock, no load, nothing saved).
-    const { sessionId: _unused, ...unsessioned } = options;
-    if (options.runId !== undefined) {
-      return withHooks(
-        this.durable({ ...request, options: unsessioned, session: undefined }),
-        this.agent.options,
-      );
+    // A durable run without a session journals its start even when aborted at once (a later call without the
+    // input resumes it); one of a session must not start its log outside the session.
+    if (options.runId !== undefined && (!aborted || options.sessionId === undefined)) {
+      return withHooks(this.durable({ ...request, session: undefined }), this.agent.options);
     }
+    // Aborted before it started: the session (and a session run's log) is not touched (no lock, no load,
+    // nothing written); the run ends at once with stop reason "aborted".
+    const { sessionId: _session, runId: _run, ...unsessioned } = options;
     const prior = options.messages ?? [];
     if (request.input.trim() === "" && prior.length === 0 && request.resume === undefined) {
       throw new InvalidArgumentError({

@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../agent.js";
+import { FileStore } from "../stores/file-store.js";
 import { ScriptedModel } from "../testing/scripted-model.js";
 import { tool } from "../tools/tool.js";
 import { MemoryJournal } from "./memory-journal.js";
@@ -45,5 +49,27 @@ describe("a durable run streamed to a consumer that stops reading", () => {
       "action",
       "observation",
     ]);
+  });
+});
+
+describe("a durable run of a session whose signal is aborted before it starts", () => {
+  it("touches neither the run log nor the session, and ends aborted", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "agentloop-aborted-"));
+    try {
+      const journal = new MemoryJournal();
+      const store = new FileStore({ dir });
+      const model = new ScriptedModel([{ text: "never" }]);
+      const agent = new Agent({ model, journal, store });
+      const result = await agent.run("Hi", { sessionId: "s", runId: "r", signal: AbortSignal.abort() });
+      expect(result.stopReason).toBe("aborted");
+      expect(await journal.load("r")).toBeUndefined();
+      expect(await store.load("s")).toBeUndefined();
+      // The run can still start later, in its session.
+      const later = await agent.run("Hi", { sessionId: "s", runId: "r" });
+      expect(later.text).toBe("never");
+      expect((await journal.load("r"))?.[0]).toMatchObject({ kind: "start", sessionId: "s" });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
