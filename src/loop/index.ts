@@ -15,7 +15,6 @@ export {
 export { type AgentLoopConfig, type AgentLoopOutcome, agentLoop } from "./agent-loop.js";
 export { type AgentResult, AgentResultBuilder, type ToolCallRecord } from "./agent-result.js";
 export {
-  canonicalJson,
   DEFAULT_LOOP_DETECTION,
   type LoopDetectionOptions,
   LoopDetector,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
+import { canonicalJson } from "../util/canonical-json.js";
+import { type LoopDetectionOptions, LoopDetector } from "./loop-detector.js";
 
 const optionsArbitrary: fc.Arbitrary<LoopDetectionOptions> = fc.record({
   window: fc.integer({ min: 1, max: 8 }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { canonicalJson, LoopDetector } from "./loop-detector.js";
+import { canonicalJson } from "../util/canonical-json.js";
+import { LoopDetector } from "./loop-detector.js";
 
 const feed = (detector: LoopDetector, calls: Array<[string, unknown]>) =>
   calls.map(([n, a]) => detector.add(n, a));

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
+import { canonicalJson } from "../util/canonical-json.js";
 
 /** Loop detection settings. */
 export interface LoopDetectionOptions {
@@ -13,21 +14,6 @@ export const DEFAULT_LOOP_DETECTION: Readonly<LoopDetectionOptions> = Object.fre
   window: 4,
   threshold: 3,
 });
-
-/** Canonical JSON: object keys sorted at every level, so `{a,b}` and `{b,a}` sign the same. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let out = "{";
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (record[key] === undefined) continue;
-    out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
-  }
-  return `${out}}`;
-}
 
 /**
  * Watches the sequence of tool calls of a run. `add` returns a description when the newest call closes a
