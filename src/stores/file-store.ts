@@ -1,10 +1,11 @@
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { StoreError } from "../errors/store-error.js";
 import type { Message } from "../models/message.js";
 import { appendToFile } from "./append-to-file.js";
 import { checkLockTtl } from "./check-lock-ttl.js";
+import { compactSessionRecords } from "./compact-session-records.js";
 import { decodeFileName, encodeFileName } from "./encode-file-name.js";
 import { acquireFileLock } from "./file-lock.js";
 import { foldSessionRecords } from "./fold-session-records.js";
@@ -22,6 +23,7 @@ import {
   type SessionStore,
 } from "./session-store.js";
 import { toStoreError } from "./to-store-error.js";
+import { withSessionLock } from "./with-session-lock.js";
 import { writeFileAtomic } from "./write-file-atomic.js";
 
 /** Options of {@link FileStore}. */
@@ -173,6 +175,35 @@ export class FileStore implements SessionStore {
         "saveState",
         lines([{ v: SESSION_RECORD_VERSION, type: "state", at: Date.now(), state }]),
       );
+    });
+  }
+
+  /**
+   * Rewrites the session file as its compact form (see `SessionStore.compact`): a temporary file renamed over
+   * it, so a crash leaves the old file or the new one. It holds the session lock (`SessionBusyError` while a
+   * run of any process holds it) and this store's write queue of the file; the file keeps its modification
+   * time. A retry of the last append is still dropped (the id is kept in this store's memory, as before).
+   */
+  async compact(sessionId: string): Promise<boolean> {
+    const file = this.fileOf(sessionId, "compact");
+    return withSessionLock({
+      store: this,
+      sessionId,
+      task: () =>
+        this.run("compact", sessionId, () =>
+          this.mutex.run(file, async () => {
+            const before = await stat(file).catch(() => undefined);
+            const records = await readSessionFile({ file, sessionId, operation: "compact" });
+            if (before === undefined || records === undefined) return false;
+            const compacted = compactSessionRecords({ sessionId, records });
+            if (compacted === undefined) return false;
+            await this.ensureDir();
+            await removeStaleTempFiles({ dir: this.dir });
+            await writeFileAtomic({ file, data: lines(compacted.records) });
+            await utimes(file, before.atimeMs / 1000, before.mtimeMs / 1000).catch(() => undefined);
+            return true;
+          }),
+        ),
     });
   }
 

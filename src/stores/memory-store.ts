@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Message } from "../models/message.js";
 import { checkLockTtl } from "./check-lock-ttl.js";
+import { compactSessionRecords } from "./compact-session-records.js";
 import { foldSessionRecords } from "./fold-session-records.js";
 import { parseSessionRecord } from "./parse-session-record.js";
 import {
@@ -13,6 +14,7 @@ import {
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";
+import { withSessionLock } from "./with-session-lock.js";
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -91,6 +93,26 @@ export class MemoryStore implements SessionStore {
     const records: SessionRecord[] = this.records(sessionId).filter((existing) => existing.type !== "state");
     records.push(record);
     this.sessions.set(sessionId, records);
+  }
+
+  /**
+   * Replaces the session's records with their compact form (see `SessionStore.compact`), under the session
+   * lock (`SessionBusyError` while a run holds it). The last `appendId` is kept apart from the records, so a
+   * retry of the last append is still dropped.
+   */
+  async compact(sessionId: string): Promise<boolean> {
+    return withSessionLock({
+      store: this,
+      sessionId,
+      task: async () => {
+        const stored = this.sessions.get(sessionId);
+        if (stored === undefined) return false;
+        const compacted = compactSessionRecords({ sessionId, records: stored });
+        if (compacted === undefined) return false;
+        this.sessions.set(sessionId, structuredClone(compacted.records));
+        return true;
+      },
+    });
   }
 
   /** Lists the sessions, most recently updated first. */

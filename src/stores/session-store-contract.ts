@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreError } from "../errors/store-error.js";
 import type { Message } from "../models/message.js";
 import type { SessionStore } from "./session-store.js";
+import { describeSessionStoreCompaction } from "./session-store-compaction-contract.js";
 
 /** Options of {@link describeSessionStoreContract}. */
 export interface SessionStoreContractOptions {
@@ -319,6 +320,8 @@ export function describeSessionStoreContract(options: SessionStoreContractOption
       expect(StoreError.isInstance(error)).toBe(true);
       expect((error as Error).message).toMatch(/newer agentloop/);
     });
+
+    describeSessionStoreCompaction({ store: () => store, newId });
 
     it("round-trips arbitrary messages (property)", async () => {
       await fc.assert(

@@ -87,6 +87,17 @@ export interface SessionStore {
   /** Deletes a session (no error when it does not exist). */
   delete(sessionId: string): Promise<void>;
   /**
+   * Retention: rewrites the session, atomically, as the fewest records that load to the same
+   * {@link SessionData} (one `snapshot` record of the history, one `state` record when the state is not
+   * empty; both keep the time of the newest record, so `list` reports the same `updatedAt`). Resolves `true`
+   * when records were dropped, `false` when the session is unknown or already compact. It takes the session
+   * lock for the time of the rewrite and rejects with `SessionBusyError` when a run holds it, so a run's
+   * appends are never lost. An append retrying the session's last `appendId` is still dropped afterwards;
+   * duplicates of older appends are no longer recognised by `load` (their records are gone). Optional for
+   * custom stores; every built-in store implements it. See `sweepSessions`.
+   */
+  compact?(sessionId: string): Promise<boolean>;
+  /**
    * Takes the session's exclusive lock for a run, across processes where the backend allows. Resolves
    * `undefined` at once when another holder has it (the caller reports `SessionBusyError`). The lock expires
    * after `ttlMs` unless renewed (see {@link SessionLock.renew}), so a holder that dies frees it.

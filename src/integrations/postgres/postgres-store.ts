@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Message } from "../../models/message.js";
 import { checkLockTtl } from "../../stores/check-lock-ttl.js";
+import { compactSessionRecords } from "../../stores/compact-session-records.js";
 import { foldSessionRecords } from "../../stores/fold-session-records.js";
 import { parseSessionRecord } from "../../stores/parse-session-record.js";
 import {
@@ -10,11 +11,13 @@ import {
   type SessionData,
   type SessionInfo,
   type SessionLock,
+  type SessionRecord,
   type SessionStore,
 } from "../../stores/session-store.js";
 import { toStoreError } from "../../stores/to-store-error.js";
+import { withSessionLock } from "../../stores/with-session-lock.js";
 import { decodeJsonb, encodeJsonb } from "./jsonb-codec.js";
-import type { PgPoolClient } from "./pg-types.js";
+import type { PgPoolClient, PgQueryable } from "./pg-types.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { quoteTableName } from "./quote-table-name.js";
 
@@ -83,23 +86,7 @@ export class PostgresStore implements SessionStore {
   /** Loads a session, or `undefined` when it has no rows. */
   async load(sessionId: string): Promise<SessionData | undefined> {
     return this.run("load", sessionId, async () => {
-      const { rows } = await this.connection.pool.query<RecordRow>(
-        `SELECT v, type, at, body, append_id FROM ${this.quoted} WHERE session_id = $1 ORDER BY id`,
-        [sessionId],
-      );
-      const records = rows.map((row, index) =>
-        parseSessionRecord({
-          value: {
-            ...(decodeJsonb(row.body) as object),
-            v: row.v,
-            type: row.type,
-            at: Number(row.at),
-            ...(row.append_id !== null && { appendId: row.append_id }),
-          },
-          sessionId,
-          where: `table ${this.table} row ${index + 1} of the session`,
-        }),
-      );
+      const records = await this.readRecords(this.connection.pool, sessionId, "load");
       return foldSessionRecords({ sessionId, records });
     });
   }
@@ -152,6 +139,40 @@ export class PostgresStore implements SessionStore {
         ]);
         await this.insert(client, sessionId, "state", body);
       });
+    });
+  }
+
+  /**
+   * Rewrites the session as its compact form (see `SessionStore.compact`) in one transaction holding the
+   * session's write lock, under the session lock (`SessionBusyError` while a run holds it). The snapshot row
+   * keeps the `append_id` of the last history row, so a retry of the last append is still dropped.
+   */
+  async compact(sessionId: string): Promise<boolean> {
+    return withSessionLock({
+      store: this,
+      sessionId,
+      task: () =>
+        this.run("compact", sessionId, () =>
+          this.write(sessionId, async (client) => {
+            const records = await this.readRecords(client, sessionId, "compact");
+            const compacted = compactSessionRecords({ sessionId, records });
+            if (compacted === undefined) return false;
+            await client.query(`DELETE FROM ${this.quoted} WHERE session_id = $1`, [sessionId]);
+            for (const record of compacted.records) {
+              const body =
+                record.type === "snapshot"
+                  ? encodeJsonb({ messages: record.messages })
+                  : encodeJsonb({ state: record.type === "state" ? record.state : {} });
+              const appendId = record.type === "snapshot" ? (compacted.lastAppendId ?? null) : null;
+              await client.query(
+                `INSERT INTO ${this.quoted} (session_id, v, type, at, body, append_id)
+                 VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+                [sessionId, SESSION_RECORD_VERSION, record.type, record.at, body, appendId],
+              );
+            }
+            return true;
+          }),
+        ),
     });
   }
 
@@ -227,13 +248,39 @@ export class PostgresStore implements SessionStore {
     );
   }
 
+  /** Reads and checks a session's rows as records, in `id` order. */
+  private async readRecords(
+    queryable: PgQueryable,
+    sessionId: string,
+    operation: string,
+  ): Promise<SessionRecord[]> {
+    const { rows } = await queryable.query<RecordRow>(
+      `SELECT v, type, at, body, append_id FROM ${this.quoted} WHERE session_id = $1 ORDER BY id`,
+      [sessionId],
+    );
+    return rows.map((row, index) =>
+      parseSessionRecord({
+        value: {
+          ...(decodeJsonb(row.body) as object),
+          v: row.v,
+          type: row.type,
+          at: Number(row.at),
+          ...(row.append_id !== null && row.type === "message" && { appendId: row.append_id }),
+        },
+        sessionId,
+        where: `table ${this.table} row ${index + 1} of the session`,
+        operation,
+      }),
+    );
+  }
+
   /** Runs `task` in a transaction holding the session's write lock (transaction-level, one-bigint key space). */
-  private write(sessionId: string, task: (client: PgPoolClient) => Promise<void>): Promise<void> {
+  private write<T>(sessionId: string, task: (client: PgPoolClient) => Promise<T>): Promise<T> {
     return this.connection.transaction(async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
         `${this.table}\n${sessionId}`,
       ]);
-      await task(client);
+      return task(client);
     });
   }
 

@@ -46,6 +46,43 @@ describeStateStoreContract({
 });
 
 describe("RedisStore", () => {
+  it("compact writes nothing when a write lands between its read and its script (then resolves false)", async () => {
+    const client = new Redis(URL);
+    const store = new RedisStore({ client, prefix });
+    const sessionId = `compact-race-${randomUUID()}`;
+    await store.append(sessionId, [user("a")]);
+    await store.append(sessionId, [user("b")]);
+    // A write from elsewhere (an app's saveState, another process) just before the compaction script runs.
+    const evalsha = client.evalsha.bind(client);
+    let raced = false;
+    client.evalsha = (async (...args: Parameters<typeof evalsha>) => {
+      if (!raced && args[1] === 2) {
+        raced = true;
+        await admin.rpush(
+          store.listKey(sessionId),
+          JSON.stringify({ v: 1, type: "message", at: 1, message: user("c") }),
+        );
+      }
+      return evalsha(...args);
+    }) as typeof client.evalsha;
+    try {
+      expect(await store.compact(sessionId)).toBe(false);
+      expect(raced).toBe(true);
+      expect(await store.load(sessionId)).toMatchObject({
+        messages: [user("a"), user("b"), user("c")],
+        records: 3,
+      });
+      expect(await store.compact(sessionId)).toBe(true);
+      expect(await store.load(sessionId)).toMatchObject({
+        messages: [user("a"), user("b"), user("c")],
+        records: 1,
+      });
+    } finally {
+      await store.close();
+      await client.quit();
+    }
+  });
+
   it("keeps records in a list, state in its own key and the index in a sorted set", async () => {
     const store = new RedisStore({ url: URL, prefix });
     const sessionId = `layout-${randomUUID()}`;

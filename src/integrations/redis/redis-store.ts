@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Message } from "../../models/message.js";
 import { checkLockTtl } from "../../stores/check-lock-ttl.js";
+import { compactSessionRecords } from "../../stores/compact-session-records.js";
 import { foldSessionRecords } from "../../stores/fold-session-records.js";
 import { parseSessionRecord } from "../../stores/parse-session-record.js";
 import {
@@ -15,6 +16,7 @@ import {
   type SessionStore,
 } from "../../stores/session-store.js";
 import { toStoreError } from "../../stores/to-store-error.js";
+import { withSessionLock } from "../../stores/with-session-lock.js";
 import { execMulti } from "./exec-multi.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 import { COMPARE_AND_DELETE, COMPARE_AND_EXPIRE, redisScript, runRedisScript } from "./redis-script.js";
@@ -44,6 +46,21 @@ redis.call("ZADD", KEYS[3], ARGV[2], ARGV[3])
 return 1`);
 
 /**
+ * Compaction's write (Redis-side Lua, atomic): KEYS = list, state; ARGV = the list's length and last entry
+ * when it was read, the state entry then ("" for none), the snapshot entry ("" for none), the new state entry
+ * ("" for none). Writes nothing and returns 0 when the list or the state changed since they were read.
+ */
+const COMPACT_SCRIPT = redisScript(`
+local length = tonumber(ARGV[1])
+if redis.call("LLEN", KEYS[1]) ~= length then return 0 end
+if length > 0 and redis.call("LINDEX", KEYS[1], -1) ~= ARGV[2] then return 0 end
+if (redis.call("GET", KEYS[2]) or "") ~= ARGV[3] then return 0 end
+redis.call("DEL", KEYS[1])
+if ARGV[4] ~= "" then redis.call("RPUSH", KEYS[1], ARGV[4]) end
+if ARGV[5] == "" then redis.call("DEL", KEYS[2]) else redis.call("SET", KEYS[2], ARGV[5]) end
+return 1`);
+
+/**
  * A {@link SessionStore} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
  * `prefix`:
  * - `session:<id>`: a list of JSON {@link SessionRecord}s (message and snapshot records). `append` pushes all
@@ -52,6 +69,8 @@ return 1`);
  *   one, so an append retried after a lost reply (a command timeout) is applied once.
  * - `state:<id>`: the session's state, one JSON `state` record (SET by `saveState`), kept apart from the list
  *   so `replace` never has to carry it over.
+ * - `compact` (under the session lock) rewrites the list as one snapshot record with a Lua script that first
+ *   checks the list and state are as they were read; `last-append:<id>` and the index entry are untouched.
  * - `sessions`: a sorted set of session ids scored by their last write time (`list`, newest first).
  * - `lock:<id>`: the session lock, `SET NX PX ttl` with a random token; released by a compare-and-delete
  *   script and renewed by a compare-and-expire one, so an expired holder can never delete or extend its
@@ -142,6 +161,47 @@ export class RedisStore implements SessionStore {
       await execMulti(
         client.multi().set(this.stateKey(sessionId), entry).zadd(this.indexKey(), at, sessionId),
       );
+    });
+  }
+
+  /**
+   * Rewrites the session as its compact form (see `SessionStore.compact`) with one Lua script, under the
+   * session lock (`SessionBusyError` while a run holds it). The script writes nothing if a write landed since
+   * the read (then this resolves `false`). The last append id is kept, so a retry of the last append is
+   * still dropped.
+   */
+  async compact(sessionId: string): Promise<boolean> {
+    return withSessionLock({
+      store: this,
+      sessionId,
+      task: () =>
+        this.run("compact", sessionId, async (client) => {
+          const [entries, stateText] = (await execMulti(
+            client.multi().lrange(this.listKey(sessionId), 0, -1).get(this.stateKey(sessionId)),
+          )) as [string[], string | null];
+          const records = entries.map((entry, index) =>
+            this.parse(entry, sessionId, `Redis list ${this.listKey(sessionId)} entry ${index}`),
+          );
+          if (stateText !== null)
+            records.push(this.parse(stateText, sessionId, `Redis key ${this.stateKey(sessionId)}`));
+          const compacted = compactSessionRecords({ sessionId, records });
+          if (compacted === undefined) return false;
+          const snapshot = compacted.records.find((record) => record.type === "snapshot");
+          const state = compacted.records.find((record) => record.type === "state");
+          const written = await runRedisScript({
+            client,
+            script: COMPACT_SCRIPT,
+            keys: [this.listKey(sessionId), this.stateKey(sessionId)],
+            args: [
+              entries.length,
+              entries.at(-1) ?? "",
+              stateText ?? "",
+              snapshot === undefined ? "" : JSON.stringify(snapshot),
+              state === undefined ? "" : JSON.stringify(state),
+            ],
+          });
+          return written === 1;
+        }),
     });
   }
 
