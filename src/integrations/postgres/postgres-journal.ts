@@ -10,6 +10,7 @@ import { StoreError } from "../../errors/store-error.js";
 import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import { KeyedMutex } from "../../stores/keyed-mutex.js";
 import type { SessionLock } from "../../stores/session-store.js";
+import { createSchema } from "./create-schema.js";
 import type { PgPoolClient } from "./pg-types.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { takePostgresLease } from "./postgres-lease.js";
@@ -211,40 +212,32 @@ export class PostgresJournal implements RunJournal {
   }
 
   private ensureSchema(): Promise<void> {
-    this.schema ??= this.connection
-      .transaction(async (client) => {
-        // Serialises concurrent creators: CREATE TABLE IF NOT EXISTS alone can race on the catalog.
-        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
-          `agentloop schema ${this.table}`,
-        ]);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.quoted} (
+    this.schema ??= createSchema({
+      connection: this.connection,
+      table: this.table,
+      statements: [
+        `CREATE TABLE IF NOT EXISTS ${this.quoted} (
              id bigserial PRIMARY KEY,
              run_id text NOT NULL,
              kind text,
              record text NOT NULL
            )`,
-        );
-        await client.query(`CREATE INDEX IF NOT EXISTS ${this.index} ON ${this.quoted} (run_id, id)`);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.runs} (
+        `CREATE INDEX IF NOT EXISTS ${this.index} ON ${this.quoted} (run_id, id)`,
+        `CREATE TABLE IF NOT EXISTS ${this.runs} (
              run_id text PRIMARY KEY,
              finished boolean NOT NULL,
              updated_at bigint NOT NULL
            )`,
-        );
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.locks} (
+        `CREATE TABLE IF NOT EXISTS ${this.locks} (
              run_id text PRIMARY KEY,
              token text NOT NULL,
              expires_at bigint NOT NULL
            )`,
-        );
-      })
-      .catch((error: unknown) => {
-        this.schema = undefined; // try again on the next operation
-        throw error;
-      });
+      ],
+    }).catch((error: unknown) => {
+      this.schema = undefined; // try again on the next operation
+      throw error;
+    });
     return this.schema;
   }
 

@@ -1,6 +1,7 @@
 import { StoreError } from "../../errors/store-error.js";
 import { type JsonValue, SESSION_RECORD_VERSION, type StateStore } from "../../stores/session-store.js";
 import { toStoreError } from "../../stores/to-store-error.js";
+import { createSchema } from "./create-schema.js";
 import { decodeJsonb, encodeJsonb } from "./jsonb-codec.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { quoteTableName } from "./quote-table-name.js";
@@ -74,24 +75,21 @@ export class PostgresStateStore implements StateStore {
   }
 
   private ensureSchema(): Promise<void> {
-    this.schema ??= this.connection
-      .transaction(async (client) => {
-        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
-          `agentloop schema ${this.table}`,
-        ]);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.quoted} (
+    this.schema ??= createSchema({
+      connection: this.connection,
+      table: this.table,
+      statements: [
+        `CREATE TABLE IF NOT EXISTS ${this.quoted} (
              key text PRIMARY KEY,
              v integer NOT NULL,
              value jsonb NOT NULL,
              updated_at bigint NOT NULL
            )`,
-        );
-      })
-      .catch((error: unknown) => {
-        this.schema = undefined;
-        throw error;
-      });
+      ],
+    }).catch((error: unknown) => {
+      this.schema = undefined;
+      throw error;
+    });
     return this.schema;
   }
 

@@ -16,6 +16,7 @@ import {
 } from "../../stores/session-store.js";
 import { toStoreError } from "../../stores/to-store-error.js";
 import { withSessionLock } from "../../stores/with-session-lock.js";
+import { createSchema } from "./create-schema.js";
 import { decodeJsonb, encodeJsonb } from "./jsonb-codec.js";
 import type { PgPoolClient, PgQueryable } from "./pg-types.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
@@ -285,14 +286,11 @@ export class PostgresStore implements SessionStore {
   }
 
   private ensureSchema(): Promise<void> {
-    this.schema ??= this.connection
-      .transaction(async (client) => {
-        // Serialises concurrent creators: CREATE TABLE IF NOT EXISTS alone can race on the catalog.
-        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
-          `agentloop schema ${this.table}`,
-        ]);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.quoted} (
+    this.schema ??= createSchema({
+      connection: this.connection,
+      table: this.table,
+      statements: [
+        `CREATE TABLE IF NOT EXISTS ${this.quoted} (
              id bigserial PRIMARY KEY,
              session_id text NOT NULL,
              v integer NOT NULL,
@@ -301,22 +299,19 @@ export class PostgresStore implements SessionStore {
              body jsonb NOT NULL,
              append_id text
            )`,
-        );
-        await client.query(`CREATE INDEX IF NOT EXISTS ${this.index} ON ${this.quoted} (session_id, id)`);
+        `CREATE INDEX IF NOT EXISTS ${this.index} ON ${this.quoted} (session_id, id)`,
         // Tables created by agentloop versions without idempotent appends get the column here.
-        await client.query(`ALTER TABLE ${this.quoted} ADD COLUMN IF NOT EXISTS append_id text`);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.locks} (
+        `ALTER TABLE ${this.quoted} ADD COLUMN IF NOT EXISTS append_id text`,
+        `CREATE TABLE IF NOT EXISTS ${this.locks} (
              session_id text PRIMARY KEY,
              token text NOT NULL,
              expires_at bigint NOT NULL
            )`,
-        );
-      })
-      .catch((error: unknown) => {
-        this.schema = undefined; // try again on the next operation
-        throw error;
-      });
+      ],
+    }).catch((error: unknown) => {
+      this.schema = undefined; // try again on the next operation
+      throw error;
+    });
     return this.schema;
   }
 

@@ -93,17 +93,26 @@ export class RedisStore implements SessionStore {
     this.connection = new RedisConnection(options);
   }
 
+  /** A session's list entries and state text as stored, and the records they hold (checked). */
+  private async readRecords(
+    client: Redis,
+    sessionId: string,
+  ): Promise<{ entries: string[]; stateText: string | null; records: SessionRecord[] }> {
+    const [entries, stateText] = (await execMulti(
+      client.multi().lrange(this.listKey(sessionId), 0, -1).get(this.stateKey(sessionId)),
+    )) as [string[], string | null];
+    const records = entries.map((entry, index) =>
+      this.parse(entry, sessionId, `Redis list ${this.listKey(sessionId)} entry ${index}`),
+    );
+    if (stateText !== null)
+      records.push(this.parse(stateText, sessionId, `Redis key ${this.stateKey(sessionId)}`));
+    return { entries, stateText, records };
+  }
+
   /** Loads a session, or `undefined` when it has neither records nor state. */
   async load(sessionId: string): Promise<SessionData | undefined> {
     return this.run("load", sessionId, async (client) => {
-      const [entries, stateText] = (await execMulti(
-        client.multi().lrange(this.listKey(sessionId), 0, -1).get(this.stateKey(sessionId)),
-      )) as [string[], string | null];
-      const records = entries.map((entry, index) =>
-        this.parse(entry, sessionId, `Redis list ${this.listKey(sessionId)} entry ${index}`),
-      );
-      if (stateText !== null)
-        records.push(this.parse(stateText, sessionId, `Redis key ${this.stateKey(sessionId)}`));
+      const { records } = await this.readRecords(client, sessionId);
       return foldSessionRecords({ sessionId, records });
     });
   }
@@ -176,14 +185,7 @@ export class RedisStore implements SessionStore {
       sessionId,
       task: () =>
         this.run("compact", sessionId, async (client) => {
-          const [entries, stateText] = (await execMulti(
-            client.multi().lrange(this.listKey(sessionId), 0, -1).get(this.stateKey(sessionId)),
-          )) as [string[], string | null];
-          const records = entries.map((entry, index) =>
-            this.parse(entry, sessionId, `Redis list ${this.listKey(sessionId)} entry ${index}`),
-          );
-          if (stateText !== null)
-            records.push(this.parse(stateText, sessionId, `Redis key ${this.stateKey(sessionId)}`));
+          const { entries, stateText, records } = await this.readRecords(client, sessionId);
           const compacted = compactSessionRecords({ sessionId, records });
           if (compacted === undefined) return false;
           const snapshot = compacted.records.find((record) => record.type === "snapshot");
