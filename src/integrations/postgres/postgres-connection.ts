@@ -54,7 +54,11 @@ export class PostgresConnection {
     }
   }
 
-  /** Runs `task` on one client inside BEGIN ... COMMIT (ROLLBACK when it throws). */
+  /**
+   * Runs `task` on one client inside BEGIN ... COMMIT (ROLLBACK when it throws). After a query timeout the
+   * connection is discarded instead: a ROLLBACK on a server that stopped answering would wait as long again,
+   * and the server rolls the transaction back when the connection closes.
+   */
   async transaction<T>(task: (client: PgPoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
@@ -64,6 +68,10 @@ export class PostgresConnection {
       client.release();
       return result;
     } catch (error) {
+      if (isQueryTimeout(error)) {
+        client.release(true);
+        throw error;
+      }
       try {
         await client.query("ROLLBACK");
         client.release();
@@ -80,4 +88,9 @@ export class PostgresConnection {
     this.ended = true;
     if (this.owned) await this.pool.end();
   }
+}
+
+/** node-postgres's error for a query that got no answer within `query_timeout`. */
+function isQueryTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === "Query read timeout";
 }
