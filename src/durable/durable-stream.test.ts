@@ -73,3 +73,50 @@ describe("a durable run of a session whose signal is aborted before it starts", 
     }
   });
 });
+
+describe("a durable session run whose tool timed out, resumed after a failure", () => {
+  it("replays the timeout with the same text, without waiting, and stores nothing twice", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "agentloop-timeout-"));
+    try {
+      const journal = new MemoryJournal();
+      const store = new FileStore({ dir });
+      let runs = 0;
+      const slow = tool({
+        name: "slow",
+        description: "never answers in time",
+        parameters: z.object({}),
+        timeoutMs: 30,
+        execute: () => {
+          runs++;
+          return new Promise<string>(() => undefined);
+        },
+      });
+      const steps = [{ toolCalls: [{ id: "t1", name: "slow", arguments: {} }] }];
+      const first = await new Agent({
+        model: new ScriptedModel(steps), // the second call is not scripted: the run fails there
+        tools: [slow],
+        journal,
+        store,
+        retry: { maxRetries: 0 },
+      }).run("Try", { sessionId: "s", runId: "r" });
+      expect(first.stopReason).toBe("error");
+      const timedOut = first.messages.find((m) => m.role === "tool")?.content;
+      expect(timedOut).toBe('Tool "slow" timed out after 30 ms');
+
+      const started = Date.now();
+      const model = new ScriptedModel([{ text: "It timed out." }]);
+      const done = await new Agent({ model, tools: [slow], journal, store }).run("Try", {
+        sessionId: "s",
+        runId: "r",
+      });
+      expect(done.text).toBe("It timed out.");
+      expect(runs).toBe(1); // not executed again
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(model.calls[0]?.request.messages.at(-1)?.content).toBe(timedOut);
+      const stored = await store.load("s");
+      expect(stored?.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -71,10 +71,12 @@ function overlay<T extends object>(target: T, props: Partial<T>): T {
   return Object.create(Object.getPrototypeOf(target) as object | null, descriptors) as T;
 }
 
-/** What `execute` does so that the executor reports the recorded result again, with the same text. */
+/**
+ * What `execute` does so that the executor reports the recorded result again, with the same text. A timeout
+ * is not waited out again: it is thrown as the executor's own `ToolTimeoutError` (same text).
+ */
 function replay(recorded: ToolResultRecord): unknown {
-  // A timeout is not waited out again: the model is told `Tool "x" failed: ToolTimeoutError: ...`.
-  return replayToolResult({ recorded });
+  return replayToolResult({ recorded, toolName: recorded.toolName });
 }
 
 type Settled = { value: unknown } | { error: unknown } | { aborted: unknown };

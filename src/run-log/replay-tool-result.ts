@@ -1,4 +1,5 @@
-import type { RecordedToolFailure } from "./tool-failure.js";
+import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
+import { type RecordedToolFailure, timeoutOf } from "./tool-failure.js";
 
 /** A recorded tool call result, as a run log holds it (a journal's or a trace's `tool_result`). */
 export interface RecordedToolResult {
@@ -13,6 +14,11 @@ export interface RecordedToolResult {
 /** Options of {@link replayToolResult}. */
 export interface ReplayToolResultOptions {
   recorded: RecordedToolResult;
+  /**
+   * The tool's name: with it, a recorded timeout not waited out is thrown as a `ToolTimeoutError`, which the
+   * executor reports with the recorded text (`Tool "x" timed out after N ms`).
+   */
+  toolName?: string | undefined;
   /**
    * The call's `ctx.signal`, to wait out a recorded timeout again: the returned promise settles only when the
    * signal aborts, so the executor's timer (the stand-in tool's `timeoutMs` set to the recorded timeout)
@@ -46,7 +52,7 @@ function unserialisable(failure: RecordedToolFailure): { toJSON: () => never } {
  * recorded tool calls: a durable run's resume and a trace's replay both answer calls with it. A failure with
  * no `failure` is thrown as an `Error` whose message is the recorded content.
  */
-export function replayToolResult({ recorded, waitOutTimeout }: ReplayToolResultOptions): unknown {
+export function replayToolResult({ recorded, waitOutTimeout, toolName }: ReplayToolResultOptions): unknown {
   if (recorded.ok) return recorded.content;
   const failure = recorded.failure ?? { how: "threw", type: "Error", message: recorded.content };
   if (failure.how === "unserialisable") return unserialisable(failure);
@@ -57,5 +63,8 @@ export function replayToolResult({ recorded, waitOutTimeout }: ReplayToolResultO
       else signal.addEventListener("abort", () => resolve(undefined), { once: true });
     });
   }
+  const timeoutMs = failure.how === "timed_out" ? timeoutOf(failure.message) : undefined;
+  // Thrown as the executor's own timeout: it reports it with the same text, without waiting again.
+  if (timeoutMs !== undefined && toolName !== undefined) throw new ToolTimeoutError({ toolName, timeoutMs });
   throw errorNamed(failure.type, failure.message);
 }

@@ -68,6 +68,20 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   }
 }
 
+/**
+ * The failure of a call whose tool threw `error`: a `ToolTimeoutError` of this tool is its timeout (a replayed
+ * one, or a tool giving up on its own deadline) and is reported as one; anything else is a `ToolExecutionError`.
+ */
+function thrownBy(tool: Tool, error: unknown): Error {
+  let timeout: ToolTimeoutError | undefined;
+  try {
+    if (ToolTimeoutError.isInstance(error) && error.toolName === tool.name) timeout = error;
+  } catch {
+    // A hostile value (a Proxy whose traps throw) is no timeout: ToolExecutionError describes it safely.
+  }
+  return timeout ?? new ToolExecutionError({ toolName: tool.name, cause: error });
+}
+
 function failure(error: Error): Failure {
   return { type: error.name, message: error.message };
 }
@@ -242,7 +256,7 @@ export class ToolBatch {
     try {
       result = tool.execute(args, ctx);
     } catch (error) {
-      this.fail(run, new ToolExecutionError({ toolName: tool.name, cause: error }));
+      this.fail(run, thrownBy(tool, error));
       return;
     }
     if (!isThenable(result)) {
@@ -252,7 +266,7 @@ export class ToolBatch {
     // Handlers are attached at once, so an abandoned (timed-out, aborted) promise never rejects unhandled.
     Promise.resolve(result).then(
       (value) => this.succeed(run, value),
-      (error: unknown) => this.fail(run, new ToolExecutionError({ toolName: tool.name, cause: error })),
+      (error: unknown) => this.fail(run, thrownBy(tool, error)),
     );
   }
 
