@@ -108,8 +108,11 @@ export class Agent {
     const options: RunOptions = decisions.signal === undefined ? {} : { signal: decisions.signal };
     if ("runId" in paused && typeof paused.runId === "string") {
       const { runId } = paused;
-      // A durable run of a session continues in it: its log says which.
-      const sessionId = await sessionOfRun({ journal: this.options.journal, runId });
+      // A durable run of a session continues in it: its log says which (only an agent with a store has any).
+      const sessionId =
+        this.options.store === undefined
+          ? undefined
+          : await sessionOfRun({ journal: this.options.journal, runId });
       const runOptions = { ...options, runId, ...(sessionId !== undefined && { sessionId }) };
       return this.fold(this.events("", runOptions, false, resume, decisions.decidedBy));
     }

@@ -1,16 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createEstimatingCounter } from "../context/create-estimating-counter.js";
-import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Message } from "../models/message.js";
 import type { RunPersistence } from "../sessions/run-persistence.js";
 import { ScriptedModel, type ScriptedSteps } from "../testing/scripted-model.js";
 import { tool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
-import { DEFAULT_LIMIT_PROMPTS, resolveLimits } from "./agent-limits.js";
 import { type AgentLoopConfig, type AgentLoopOutcome, agentLoop } from "./agent-loop.js";
 import { resolveContextOptions } from "./context-options.js";
 import { Checkpoint } from "./policies/checkpoint.js";
+import { loopConfig } from "./test-utils/loop-config.js";
 
 const page = tool({
   name: "page",
@@ -29,20 +28,9 @@ function recording() {
 }
 
 async function drive(steps: ScriptedSteps, config: Partial<AgentLoopConfig>): Promise<AgentLoopOutcome> {
-  const gen = agentLoop({
-    model: new ScriptedModel(steps),
-    tools: new ToolRegistry({ tools: [page] }),
-    messages: [{ role: "user", content: "go" }],
-    task: "go",
-    limits: resolveLimits({}),
-    prompts: DEFAULT_LIMIT_PROMPTS,
-    retry: DEFAULT_RETRY_POLICY,
-    stream: false,
-    parallelToolCalls: true,
-    toolTimeoutMs: 1000,
-    loopDetection: false,
-    ...config,
-  });
+  const gen = agentLoop(
+    loopConfig({ model: new ScriptedModel(steps), tools: new ToolRegistry({ tools: [page] }), config }),
+  );
   for (;;) {
     const next = await gen.next();
     if (next.done) return next.value;

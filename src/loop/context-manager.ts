@@ -1,12 +1,10 @@
-import {
-  applySummary,
-  buildSummaryRequest,
-  ContextTracker,
-  compactMessages,
-  findSummary,
-  loadTokenCounter,
-} from "../context/index.js";
+import { applySummary } from "../context/apply-summary.js";
+import { buildSummaryRequest } from "../context/build-summary-request.js";
+import { compactMessages } from "../context/compact-messages.js";
+import { ContextTracker } from "../context/context-tracker.js";
+import { loadTokenCounter } from "../context/load-token-counter.js";
 import { reportedRequestTokens } from "../context/reported-request-tokens.js";
+import { findSummary } from "../context/summary-message.js";
 import { COMPACTION_MARGIN, TokenCalibration } from "../context/token-calibration.js";
 import type { TokenCounter } from "../context/token-counter.js";
 import { ContextOverflowError } from "../errors/context-overflow-error.js";

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Message } from "../models/message.js";
 import { RunState } from "../sessions/run-state.js";
 import { ScriptedModel } from "../testing/scripted-model.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
-import { DEFAULT_LIMIT_PROMPTS, resolveLimits } from "./agent-limits.js";
+import { resolveLimits } from "./agent-limits.js";
 import type { AgentLoopConfig } from "./agent-loop.js";
 import { createLoopRun, type LoopRun } from "./loop-run.js";
+import { loopConfig } from "./test-utils/loop-config.js";
 
 const runs: LoopRun[] = [];
 afterEach(() => {
@@ -14,20 +14,9 @@ afterEach(() => {
 });
 
 const make = (config: Partial<AgentLoopConfig> = {}) => {
-  const run = createLoopRun({
-    model: new ScriptedModel([], { modelId: "m" }),
-    tools: new ToolRegistry(),
-    messages: [{ role: "user", content: "go" }],
-    task: "go",
-    limits: resolveLimits({}),
-    prompts: DEFAULT_LIMIT_PROMPTS,
-    retry: DEFAULT_RETRY_POLICY,
-    stream: false,
-    parallelToolCalls: true,
-    toolTimeoutMs: 1000,
-    loopDetection: false,
-    ...config,
-  });
+  const run = createLoopRun(
+    loopConfig({ model: new ScriptedModel([], { modelId: "m" }), tools: new ToolRegistry(), config }),
+  );
   runs.push(run);
   return run;
 };
