@@ -17,6 +17,7 @@ import type { ResolvedContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import { withHooks } from "./loop/with-hooks.js";
+import { contentText, isEmptyInput, type MessageContent } from "./models/content-part.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
 import { type MessageRedactor, openSessionRun, type SessionRun } from "./sessions/open-session-run.js";
@@ -42,7 +43,8 @@ export interface AgentRunnerOptions {
 
 /** One call's request: the task, the run options, streaming, and the decisions when it resumes. */
 export interface RunRequest {
-  input: string;
+  /** The task ("" when the call continues without a new message), normalised. */
+  input: MessageContent;
   options: RunOptions;
   stream: boolean;
   resume?: ApprovalDecisions | undefined;
@@ -80,7 +82,7 @@ export class AgentRunner {
     // nothing written); the run ends at once with stop reason "aborted".
     const { sessionId: _session, runId: _run, ...unsessioned } = options;
     const prior = options.messages ?? [];
-    if (request.input.trim() === "" && prior.length === 0 && request.resume === undefined) {
+    if (isEmptyInput(request.input) && prior.length === 0 && request.resume === undefined) {
       throw new InvalidArgumentError({
         argument: "input",
         message: "the task is empty and there is no conversation to continue",
@@ -189,7 +191,7 @@ export class AgentRunner {
     const { messages, system } = this.conversation(args.prior, args.input);
     // What the session holds of this run already (a durable run resumed after a crash stored some of it).
     const stored = args.options.runId === undefined ? 0 : session.storedSince(args.prior, args.options.runId);
-    const persistedCount = (args.input === "" ? messages.length : messages.length - 1) + stored;
+    const persistedCount = (args.input.length === 0 ? messages.length : messages.length - 1) + stored;
     const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
     const model = args.overrides?.model ?? this.agent.model;
     const events = agentLoop({
@@ -209,7 +211,7 @@ export class AgentRunner {
   }
 
   /** A trace recorder for the run when tracing is on (the run's option wins over the agent's). */
-  private recorder(args: { input: string; prior: readonly Message[]; options: RunOptions }) {
+  private recorder(args: { input: MessageContent; prior: readonly Message[]; options: RunOptions }) {
     if (!(args.options.trace ?? this.agent.options.trace)) return undefined;
     const { model, tools } = this.agent;
     return new TraceRecorder({
@@ -223,7 +225,7 @@ export class AgentRunner {
   /** The run's messages: the system prompt (unless the history starts with one), the history, the input. */
   private conversation(
     prior: readonly Message[],
-    input: string,
+    input: MessageContent,
   ): { messages: Message[]; system: Message | undefined } {
     const messages: Message[] = [];
     let system: Message | undefined;
@@ -232,7 +234,7 @@ export class AgentRunner {
       messages.push(system);
     }
     for (const message of prior) messages.push(message);
-    if (input !== "") messages.push({ role: "user", content: input });
+    if (input.length > 0) messages.push({ role: "user", content: input });
     return { messages, system };
   }
 
@@ -241,7 +243,7 @@ export class AgentRunner {
   }
 
   private loopConfig(args: {
-    input: string;
+    input: MessageContent;
     messages: Message[];
     options: RunOptions;
     stream: boolean;
@@ -254,7 +256,7 @@ export class AgentRunner {
       model: args.model ?? this.agent.model,
       tools: overrides?.tools ?? this.agent.tools,
       messages: args.messages,
-      task: args.input,
+      task: contentText(args.input),
       limits: this.agent.limits,
       prompts: this.agent.prompts,
       retry: this.agent.retry,

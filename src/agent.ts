@@ -1,4 +1,5 @@
 import type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent-options.js";
+import type { RunInput } from "./models/normalize-content.js";
 
 export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent-options.js";
 
@@ -145,7 +146,7 @@ export class Agent {
    * the run with a stop reason and `result.error`); rejects for invalid arguments, a busy session or durable
    * run, and store or journal failures.
    */
-  async run(input: string, options: RunOptions = {}): Promise<AgentResult> {
+  async run(input: RunInput, options: RunOptions = {}): Promise<AgentResult> {
     return this.fold(this.events(input, options, false));
   }
 
@@ -153,7 +154,7 @@ export class Agent {
    * Runs the agent and streams its events (with `text_delta`s). `result` resolves at the end. Leaving the
    * iteration early (`break`) aborts the run; `result` then resolves with stop reason `aborted`.
    */
-  stream(input: string, options: RunOptions = {}): AgentStream {
+  stream(input: RunInput, options: RunOptions = {}): AgentStream {
     const controller = new AbortController();
     // Linked by a listener removed at the end, not AbortSignal.any (it leaks on a long-lived signal on Node 20).
     const unfollow = followSignal(options.signal, controller);
@@ -167,13 +168,19 @@ export class Agent {
   }
 
   private events(
-    input: string,
+    input: RunInput,
     options: RunOptions,
     stream: boolean,
     resume?: ApprovalDecisions,
     decidedBy?: string,
   ): AsyncGenerator<AgentEvent, unknown> {
-    checkRunCall({ input, options, agent: this.options, modelId: this.model.modelId, resume });
-    return this.runner.events({ input, options, stream, resume, decidedBy });
+    const content = checkRunCall({
+      input,
+      options,
+      agent: this.options,
+      modelId: this.model.modelId,
+      resume,
+    });
+    return this.runner.events({ input: content, options, stream, resume, decidedBy });
   }
 }

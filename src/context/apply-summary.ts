@@ -25,7 +25,7 @@ export function applySummary({ compacted, summary }: ApplySummaryOptions): Messa
   let i = 0;
   for (; i < compacted.length && compacted[i]!.role === "system"; i++) {
     const message = compacted[i]!;
-    if (!message.content.startsWith(SUMMARY_PREFIX)) result.push(message);
+    if (message.role !== "system" || !message.content.startsWith(SUMMARY_PREFIX)) result.push(message);
   }
   result.push({ role: "system", content: SUMMARY_PREFIX + text });
   const head = compacted[i];

@@ -1,3 +1,4 @@
+import { contentText } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { ModelRequest } from "../models/model.js";
 
@@ -40,7 +41,7 @@ function render(message: Message, maxChars: number): string {
     case "system":
       return `[system] ${clip(message.content, maxChars)}`;
     case "user":
-      return `[user] ${clip(message.content, maxChars)}`;
+      return `[user] ${clip(contentText(message.content), maxChars)}`;
     case "assistant": {
       const lines = message.content === "" ? [] : [`[assistant] ${clip(message.content, maxChars)}`];
       for (const call of message.toolCalls ?? []) {
@@ -49,7 +50,7 @@ function render(message: Message, maxChars: number): string {
       return lines.join("\n");
     }
     case "tool":
-      return `[${message.isError === true ? "error from" : "result of"} ${message.toolName} (${message.toolCallId})] ${clip(message.content, maxChars)}`;
+      return `[${message.isError === true ? "error from" : "result of"} ${message.toolName} (${message.toolCallId})] ${clip(contentText(message.content), maxChars)}`;
   }
 }
 

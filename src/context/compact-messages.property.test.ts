@@ -109,12 +109,14 @@ function checkProperties(
     if (source === "marker" || source === message) return;
     if (source.role === "user") {
       expect(position).toBe(pinned);
-      expect(message.content.endsWith(source.content)).toBe(true);
+      expect(String(message.content).endsWith(String(source.content))).toBe(true);
     } else {
       expect(source.role).toBe("tool");
       expect(message.role).toBe("tool");
       expect(source.content.length).toBeGreaterThan(truncateToolResultsTo);
-      expect(message.content.startsWith(source.content.slice(0, truncateToolResultsTo - 1))).toBe(true);
+      expect(
+        String(message.content).startsWith(String(source.content).slice(0, truncateToolResultsTo - 1)),
+      ).toBe(true);
       expect(message.content).toMatch(/more characters truncated to fit the context window\]$/);
     }
   });

@@ -29,10 +29,18 @@ export interface ParsedCompactionMarker {
  */
 export function parseCompactionMarker(message: Message): ParsedCompactionMarker | undefined {
   if (message.role !== "user") return undefined;
-  const match = MARKER_PATTERN.exec(message.content);
+  const content = message.content;
+  // With parts, the marker is the first text part (merged: followed by the original parts).
+  const head = typeof content === "string" ? content : content[0]?.type === "text" ? content[0].text : "";
+  const match = MARKER_PATTERN.exec(head);
   if (match === null) return undefined;
   const removed = Number(match[1]);
-  const rest = message.content.slice(match[0].length);
+  const rest = head.slice(match[0].length);
+  if (typeof content !== "string") {
+    if (rest !== "") return undefined;
+    if (content.length === 1) return { removed, original: undefined };
+    return { removed, original: mergedOriginals.get(message) ?? { role: "user", content: content.slice(1) } };
+  }
   if (rest === "") return { removed, original: undefined };
   if (!rest.startsWith(MERGE_SEPARATOR)) return undefined;
   const original = mergedOriginals.get(message) ?? {
@@ -62,7 +70,12 @@ export function placeCompactionMarker({ removed, first }: PlaceCompactionMarkerO
 } {
   const text = compactionMarkerText(removed);
   if (first?.role !== "user") return { marker: { role: "user", content: text }, replacesFirst: false };
-  const merged: UserMessage = { role: "user", content: text + MERGE_SEPARATOR + first.content };
+  const content = first.content;
+  const merged: UserMessage = {
+    role: "user",
+    content:
+      typeof content === "string" ? text + MERGE_SEPARATOR + content : [{ type: "text", text }, ...content],
+  };
   mergedOriginals.set(merged, first);
   return { marker: merged, replacesFirst: true };
 }

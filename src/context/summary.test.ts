@@ -73,7 +73,7 @@ describe("applySummary", () => {
       latest,
     ];
     const result = compactMessages({ messages, counter, budget: countMessages({ counter, messages }) - 500 });
-    expect(result.messages[1]!.content.startsWith(compactionMarkerText(2))).toBe(true);
+    expect(String(result.messages[1]!.content).startsWith(compactionMarkerText(2))).toBe(true);
     const applied = applySummary({ compacted: result.messages, summary: "- flying to Lisbon\n" });
     expect(applied).toEqual([
       system,

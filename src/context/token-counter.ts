@@ -1,3 +1,4 @@
+import type { ContentPart } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { ModelToolSpec } from "../models/model.js";
 
@@ -33,6 +34,14 @@ export const TOKEN_OVERHEAD = {
   toolCall: 3,
   /** Each tool definition, on top of its compact JSON (`{"name","description","parameters"}`). */
   toolDefinition: 4,
+  /**
+   * An image part, whatever its size (no dimensions are known here). Anthropic bills about (width × height) /
+   * 750 tokens, up to about 1,600 for a full-size image; OpenAI's high detail 85 + 170 per 512-pixel tile
+   * (765 for 1024×1024). The upper bound is used so that compaction acts before a context overflows.
+   */
+  image: 1_600,
+  /** A file part: at least this many tokens (a one-page PDF is about 1,500: its text plus a page image). */
+  file: 1_600,
   /** Once per request that has tools: the tools section header the provider renders around them. */
   toolsBlock: 9,
   /** Every reply is primed with `<|start|>assistant<|message|>`. Added once per request. */
@@ -81,7 +90,9 @@ export function createTokenCounter({ encoding, exact, countText }: CreateTokenCo
     countMessage(message) {
       let count = messageCounts.get(message);
       if (count !== undefined) return count;
-      count = TOKEN_OVERHEAD.message + TOKEN_OVERHEAD.role + text(message.content);
+      const content = message.content;
+      count = TOKEN_OVERHEAD.message + TOKEN_OVERHEAD.role;
+      count += typeof content === "string" ? text(content) : countParts(content, text);
       if (message.role === "assistant" && message.toolCalls !== undefined) {
         for (const call of message.toolCalls) {
           count += TOKEN_OVERHEAD.toolCall + text(call.name) + text(call.rawArguments);
@@ -115,4 +126,19 @@ export function countMessages({ counter, messages }: CountMessagesOptions): numb
   let total = TOKEN_OVERHEAD.replyPriming;
   for (const message of messages) total += counter.countMessage(message);
   return total;
+}
+
+/**
+ * Tokens of content parts: their text, {@link TOKEN_OVERHEAD}.image per image and, per file, the larger of
+ * {@link TOKEN_OVERHEAD}.file and a quarter of its inline base64 length (documents are billed by their text
+ * and pages; a URL's size is unknown).
+ */
+function countParts(parts: readonly ContentPart[], text: (value: string) => number): number {
+  let count = 0;
+  for (const part of parts) {
+    if (part.type === "text") count += text(part.text);
+    else if (part.type === "image") count += TOKEN_OVERHEAD.image;
+    else count += Math.max(TOKEN_OVERHEAD.file, Math.ceil((part.data?.length ?? 0) / 4));
+  }
+  return count;
 }

@@ -39,7 +39,7 @@ describe("truncateToolResult", () => {
 
   it("never splits a surrogate pair", () => {
     const cut = truncateToolResult({ message: tool("ab🚀cd"), maxChars: 3 });
-    expect(cut.content.startsWith("ab\n")).toBe(true);
+    expect(String(cut.content).startsWith("ab\n")).toBe(true);
     expect(cut.content).toContain("4 more characters");
   });
 });

@@ -5,6 +5,7 @@ import type { AgentEvent } from "../loop/agent-event.js";
 import type { AgentLoopOutcome } from "../loop/agent-loop.js";
 import { AgentResultBuilder } from "../loop/agent-result.js";
 import type { ApprovalDecisions } from "../loop/tool-step.js";
+import { isEmptyInput, type MessageContent } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { Model } from "../models/model.js";
 import type { Tool } from "../tools/tool.js";
@@ -24,7 +25,7 @@ import { toJournalError } from "./to-journal-error.js";
 /** What one attempt of a durable run runs the loop with (journaled model and tools, the journal's decisions). */
 export interface DurableAttempt {
   /** The run's task (the journaled one when resuming). */
-  input: string;
+  input: MessageContent;
   /** The conversation the run started from (journaled; a session's history as the run found it). */
   messages: readonly Message[];
   /** The session the run continues (undefined when replaying a finished run: the session is not touched). */
@@ -48,7 +49,7 @@ export interface DurableEventsOptions {
    * The task: needed to start a run; checked against the journaled one when resuming (a reused id), unless
    * empty (`resume`, or the same call again without it).
    */
-  input: string | undefined;
+  input: MessageContent | undefined;
   /**
    * The conversation a new run starts from (called once, only when the journal does not have the run): the
    * caller's `messages`, or the session's history.
@@ -265,7 +266,7 @@ function checkStart(args: DurableEventsOptions & { records: JournalRecord[] }): 
     }
     return undefined;
   }
-  if (args.input !== undefined && args.input !== "" && args.input !== start.input) {
+  if (args.input !== undefined && args.input.length > 0 && !sameContent(args.input, start.input)) {
     throw new InvalidArgumentError({
       argument: "input",
       message: `run "${runId}" was started with another input (a run id names one run)`,
@@ -296,7 +297,7 @@ async function writeStart(args: DurableEventsOptions & { records: JournalRecord[
     });
   }
   const messages = [...(await args.history())];
-  if (input.trim() === "" && messages.length === 0) {
+  if (isEmptyInput(input) && messages.length === 0) {
     throw new InvalidArgumentError({
       argument: "input",
       message: "the task is empty and there is no conversation to continue",
@@ -314,4 +315,10 @@ async function writeStart(args: DurableEventsOptions & { records: JournalRecord[
   await append(args.journal, runId, [start]);
   args.records.push(start);
   return start;
+}
+
+/** True when two inputs are the same content (parts compared by their JSON). */
+function sameContent(a: MessageContent, b: MessageContent): boolean {
+  if (typeof a === "string" || typeof b === "string") return a === b;
+  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -1,5 +1,6 @@
 import { StoreError } from "../errors/store-error.js";
 import type { PendingApproval } from "../loop/tool-step.js";
+import type { MessageContent } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { ModelResponse } from "../models/model.js";
 import type { RunSummary } from "./run-summary.js";
@@ -23,8 +24,8 @@ export interface StartRecord {
   v: JournalRecordVersion;
   kind: "start";
   runId: string;
-  /** The task. */
-  input: string;
+  /** The task: text, or content parts. */
+  input: MessageContent;
   /** The prior conversation given to the run (without the agent's system prompt). */
   messages: Message[];
   /** The session the run continues (its `messages` are the session's history as the run found it). */
@@ -144,7 +145,7 @@ const isString = (value: unknown): value is string => typeof value === "string";
 const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boolean> = {
   start: (r) =>
     isString(r.runId) &&
-    isString(r.input) &&
+    (isString(r.input) || Array.isArray(r.input)) &&
     Array.isArray(r.messages) &&
     typeof r.at === "number" &&
     (r.sessionId === undefined || isString(r.sessionId)),

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { AgentLoopOutcome } from "../loop/agent-loop.js";
 import { createEvent } from "../loop/create-event.js";
+import { contentText, type MessageContent } from "../models/content-part.js";
 import { journaledApprovals } from "./approval-records.js";
 import type { DurableAttempt, DurableEventsOptions } from "./durable-events.js";
 import type { EndRecord, JournalRecord, StartRecord } from "./journal-record.js";
@@ -72,9 +73,11 @@ export async function* replayFinishedRun(
 }
 
 /** The events a journaled result implies (all `replayed`, but `loop_end`). */
-function impliedEvents(args: { summary: RunSummary; input: string; model: string }): AgentEvent[] {
+function impliedEvents(args: { summary: RunSummary; input: MessageContent; model: string }): AgentEvent[] {
   const { summary } = args;
-  const events: AgentEvent[] = [createEvent("loop_start", 0, { task: args.input, model: args.model })];
+  const events: AgentEvent[] = [
+    createEvent("loop_start", 0, { task: contentText(args.input), model: args.model }),
+  ];
   for (const call of summary.toolCalls) {
     const ids = { toolCallId: call.id, toolName: call.name };
     events.push(createEvent("action", call.turn, { ...ids, arguments: call.arguments }));

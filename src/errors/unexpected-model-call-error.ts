@@ -3,7 +3,7 @@ import { AgentloopError, errorMarker, hasMarker } from "./agentloop-error.js";
 /** What the error reads of the request's last message: any `Message` fits (errors import no model types). */
 type LastMessage = {
   readonly role: "system" | "user" | "assistant" | "tool";
-  readonly content: string;
+  readonly content: string | ReadonlyArray<{ readonly type: string; readonly text?: string }>;
   readonly toolCalls?: ReadonlyArray<{ readonly name: string }> | undefined;
   readonly toolName?: string;
   readonly toolCallId?: string;
@@ -55,7 +55,12 @@ export class UnexpectedModelCallError extends AgentloopError {
 /** A one-line description of a message for error messages: role, text excerpt, tool calls. */
 function describeMessage(message: LastMessage | undefined): string {
   if (message === undefined) return "(none: the request had no messages)";
-  let text = JSON.stringify(excerpt(message.content));
+  const content = message.content;
+  const body =
+    typeof content === "string"
+      ? content
+      : content.map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`)).join(" ");
+  let text = JSON.stringify(excerpt(body));
   if (message.role === "assistant" && message.toolCalls !== undefined && message.toolCalls.length > 0) {
     text += ` + tool calls ${message.toolCalls.map((call) => call.name).join(", ")}`;
   }

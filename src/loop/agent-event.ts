@@ -33,6 +33,27 @@ export interface AgentEventDataMap {
   };
   /** Streamed text (only from `agent.stream`). A later `retry` event means: discard the text of this turn. */
   text_delta: { delta: string };
+  /**
+   * Streamed reasoning text (only from `agent.stream`, for models that send it: Anthropic thinking, OpenAI
+   * Responses reasoning summaries, `reasoning_content` of OpenAI-compatible servers). Discarded like text on a
+   * `retry`.
+   */
+  reasoning_delta: { delta: string };
+  /**
+   * A fragment of a tool call's arguments as it streams (only from `agent.stream`); the first fragment of a
+   * call may be "" (the call was announced). The complete call follows as an `action` event.
+   */
+  tool_call_delta: { toolCallId: string; toolName: string; delta: string };
+  /**
+   * The typed final answer so far (only from `agent.stream`, agents with an `output` schema): the partial
+   * object parsed from the JSON streamed until now. Not validated; `result.output` is the checked value.
+   */
+  output_delta: { partial: unknown };
+  /**
+   * The final answer did not match the `output` schema (or was not JSON): `errors` lists what was wrong, field
+   * by field. With `retry: true` the errors were sent back to the model for another answer.
+   */
+  output_invalid: { errors: string[]; retry: boolean };
   /** A plan-and-execute agent planned its steps (`round` counts re-planning rounds from 0). */
   plan: {
     round: number;

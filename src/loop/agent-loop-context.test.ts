@@ -63,12 +63,14 @@ describe("agent loop: context compaction", () => {
       expect(validateHistory(call.request.messages)).toEqual([]);
       expect(call.request.messages[0]).toEqual({ role: "system", content: "You browse." });
       expect(
-        call.request.messages.some((m) => m.role === "user" && m.content.includes("Read pages 0 to 11.")),
+        call.request.messages.some(
+          (m) => m.role === "user" && String(m.content).includes("Read pages 0 to 11."),
+        ),
       ).toBe(true);
     }
     const marker = model.calls
       .at(-1)
-      ?.request.messages.find((m) => m.content.includes("earlier messages removed"));
+      ?.request.messages.find((m) => String(m.content).includes("earlier messages removed"));
     expect(marker).toBeDefined();
   });
 

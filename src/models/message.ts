@@ -1,4 +1,5 @@
 import { jsonTextTooDeep, tooDeepMessage } from "../util/json-depth.js";
+import type { MessageContent } from "./content-part.js";
 
 /**
  * Provider-neutral conversation messages. Every provider converts these at its edge; nothing above the
@@ -28,7 +29,8 @@ export interface SystemMessage {
 /** A user turn. */
 export interface UserMessage {
   role: "user";
-  content: string;
+  /** Text, or content parts (text, images, files) in order. */
+  content: MessageContent;
 }
 
 /** A model turn: text and/or tool calls. */
@@ -52,8 +54,8 @@ export interface ToolMessage {
   toolCallId: string;
   /** The tool's name (some providers need it, and it makes histories readable). */
   toolName: string;
-  /** The result text sent to the model. */
-  content: string;
+  /** The result sent to the model: text, or content parts (a tool that returned images or files). */
+  content: MessageContent;
   /** True when the call failed (unknown tool, invalid arguments, a throw, a timeout). */
   isError?: boolean;
 }

@@ -18,6 +18,18 @@ export interface ModelToolSpec {
 /** Whether and which tool the model must call. */
 export type ToolChoice = "auto" | "none" | "required" | { type: "tool"; name: string };
 
+/**
+ * A JSON answer the model must give (native structured output): the provider sends `schema` in its own form
+ * (OpenAI Chat `response_format`, Responses `text.format`, Anthropic `output_config.format`).
+ */
+export interface OutputFormat {
+  /** A name for the schema (`[a-zA-Z0-9_-]`, as OpenAI requires). */
+  name: string;
+  description?: string;
+  /** The JSON Schema of the answer (an object schema). */
+  schema: JsonSchema;
+}
+
 /** One model call, provider-neutral. */
 export interface ModelRequest {
   messages: readonly Message[];
@@ -29,6 +41,17 @@ export interface ModelRequest {
   parallelToolCalls?: boolean;
   /** Extra, provider-specific body fields, merged into the request body as is. */
   providerOptions?: Record<string, unknown>;
+  /**
+   * Ask for a JSON answer matching a schema (models whose `capabilities.structuredOutput` is true). The model
+   * may still call tools; its text answer is then the JSON.
+   */
+  output?: OutputFormat;
+}
+
+/** What a model can do beyond text and tool calls (absent: nothing more). */
+export interface ModelCapabilities {
+  /** It honours `ModelRequest.output` natively (else the loop asks for the answer through a tool call). */
+  structuredOutput?: boolean;
 }
 
 /** Information about a retry the model layer is about to make. */
@@ -89,6 +112,8 @@ export interface Model {
    * option retries this model's calls with it.
    */
   readonly retryPolicy?: RetryPolicy | undefined;
+  /** What the model can do beyond text and tool calls. */
+  readonly capabilities?: ModelCapabilities | undefined;
   generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
   stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

@@ -3,8 +3,13 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
-  /** Input tokens served from the provider's prompt cache, when reported. */
+  /** Input tokens read from the provider's prompt cache (part of `inputTokens`), when reported. */
   cachedInputTokens?: number;
+  /**
+   * Input tokens written to the provider's prompt cache (part of `inputTokens`), when reported (Anthropic
+   * bills them above the input rate).
+   */
+  cacheWriteTokens?: number;
   /** Output tokens spent on hidden reasoning, when reported. */
   reasoningTokens?: number;
 }
@@ -21,6 +26,9 @@ export function addUsage(total: Usage, delta: Usage): Usage {
   total.totalTokens += delta.totalTokens;
   if (delta.cachedInputTokens !== undefined) {
     total.cachedInputTokens = (total.cachedInputTokens ?? 0) + delta.cachedInputTokens;
+  }
+  if (delta.cacheWriteTokens !== undefined) {
+    total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + delta.cacheWriteTokens;
   }
   if (delta.reasoningTokens !== undefined) {
     total.reasoningTokens = (total.reasoningTokens ?? 0) + delta.reasoningTokens;

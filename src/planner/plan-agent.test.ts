@@ -8,7 +8,7 @@ import { planAnswer, toolStep, weatherTool } from "./test-utils/planner-fixtures
 
 const en = new Profile({ language: "en" });
 const content = (model: ScriptedModel, call: number, message: number) =>
-  model.calls[call]?.request.messages[message]?.content ?? "";
+  String(model.calls[call]?.request.messages[message]?.content ?? "");
 /** The run's error events, but the scripted model's UnpricedModel warnings. */
 const errorsOf = (events: readonly { type: string; data: unknown }[]) =>
   events

@@ -1,3 +1,4 @@
+import { contentText } from "../models/content-part.js";
 import type { Message, ToolCall } from "../models/message.js";
 import type { PlanObservation } from "./plan-observation.js";
 
@@ -40,7 +41,8 @@ export interface PlanRunView {
 export function readPlanRun({ messages, details }: ReadPlanRunOptions): PlanRunView {
   let start = messages.length - 1;
   while (start >= 0 && messages[start]?.role !== "user") start--;
-  const query = messages[start]?.content ?? "";
+  const first = messages[start];
+  const query = first === undefined ? "" : contentText(first.content);
   const view: PlanRunView = { query, rounds: 0, taken: 0, observations: [], pendingReply: undefined };
   const calls = new Map<string, { call: ToolCall; round: number }>();
   for (let i = start + 1; i < messages.length; i++) {
@@ -76,6 +78,7 @@ function observationOf(args: {
     arguments: call.arguments ?? {},
     latencyMs: known?.latencyMs ?? 0,
   };
-  if (message.isError !== true) return { ...base, ok: true, result: message.content };
-  return { ...base, ok: false, error: known?.error ?? { type: "ToolError", message: message.content } };
+  const text = contentText(message.content);
+  if (message.isError !== true) return { ...base, ok: true, result: text };
+  return { ...base, ok: false, error: known?.error ?? { type: "ToolError", message: text } };
 }

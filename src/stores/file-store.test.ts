@@ -279,7 +279,7 @@ describe("FileStore: several processes", () => {
     const contents = (await new FileStore({ dir }).load(sessionId))?.messages.map((m) => m.content) ?? [];
     expect(contents).toHaveLength(200);
     for (let index = 0; index < 200; index += 2) {
-      expect(contents[index + 1]).toBe(contents[index]!.replace(/-0$/, "-1"));
+      expect(contents[index + 1]).toBe(String(contents[index]).replace(/-0$/, "-1"));
     }
   });
 });

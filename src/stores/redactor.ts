@@ -1,4 +1,5 @@
 import type { Message, ToolCall } from "../models/message.js";
+import { redactContent } from "./redact-content.js";
 import { DEFAULT_REDACTION_RULES, type RedactionRule, SECRET_KEY_NAME } from "./redaction-rule.js";
 import type { JsonValue } from "./session-store.js";
 
@@ -113,8 +114,10 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
           if (message.toolCalls !== undefined) copy.toolCalls = message.toolCalls.map(redactToolCall);
           return copy;
         }
-        default:
+        case "system":
           return { ...message, content: redactText(message.content) };
+        default:
+          return { ...message, content: redactContent(message.content, redactText) };
       }
     },
   };

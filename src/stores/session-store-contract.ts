@@ -298,7 +298,7 @@ export function describeSessionStoreContract(options: SessionStoreContractOption
       const contents = (await store.load(sessionId))?.messages.map((m) => m.content) ?? [];
       expect(contents).toHaveLength(60);
       for (let index = 0; index < 60; index += 3) {
-        const call = contents[index]!.split(":")[0];
+        const call = String(contents[index]).split(":")[0];
         expect(contents.slice(index, index + 3)).toEqual([`${call}:0`, `${call}:1`, `${call}:2`]);
       }
       expect(new Set(contents).size).toBe(60);

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { AgentEvent } from "../loop/agent-event.js";
 import { StreamCollector } from "../models/collect-stream.js";
+import type { MessageContent } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
@@ -22,7 +23,7 @@ import {
 /** Options of {@link TraceRecorder}: what the run starts from (written as the `meta` record). */
 export interface TraceRecorderOptions {
   /** The run's task. */
-  input: string;
+  input: MessageContent;
   /** The prior conversation the run continues (`RunOptions.messages ?? []`), without the agent's system prompt. */
   messages: readonly Message[];
   /** `"provider:modelId"` of the run's model. */
@@ -60,8 +61,8 @@ export class TraceRecorder {
       throw new InvalidArgumentError({ argument: "options", message: "expected an options object" });
     }
     const { input, messages, model, tools, startedAt = Date.now() } = options;
-    if (typeof input !== "string")
-      throw new InvalidArgumentError({ argument: "input", message: "expected a string" });
+    if (typeof input !== "string" && !Array.isArray(input))
+      throw new InvalidArgumentError({ argument: "input", message: "expected a string or content parts" });
     if (!Array.isArray(messages)) {
       throw new InvalidArgumentError({ argument: "messages", message: "expected an array of messages" });
     }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../loop/agent-event.js";
+import type { MessageContent } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { ModelResponse } from "../models/model.js";
 import type { RecordedError, RecordedModelRequest } from "../run-log/recorded-call.js";
@@ -20,7 +21,7 @@ export const GENESIS_HASH = "0".repeat(64);
 /** The `data` of a `meta` record: what the run started from. Always the first record. */
 export interface TraceMeta {
   /** The task the run was given (`agent.run(input)`). */
-  input: string;
+  input: MessageContent;
   /** The prior conversation the run continued (`RunOptions.messages`, `[]` for a new conversation). */
   messages: Message[];
   /** `"provider:modelId"` of the model the run used. */

@@ -79,7 +79,7 @@ describe("MCP tools whose input schema uses $ref", () => {
     );
     expect(bad?.content).toContain('at "guests": expected number <= 8, received 9');
     expect(good?.isError ?? false).toBe(false);
-    expect(JSON.parse(good?.content ?? "null")).toEqual(validBooking);
+    expect(JSON.parse(String(good?.content ?? "null"))).toEqual(validBooking);
   });
 });
 

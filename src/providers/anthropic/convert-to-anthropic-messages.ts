@@ -1,3 +1,4 @@
+import { contentText } from "../../models/content-part.js";
 import type { AssistantMessage, Message } from "../../models/message.js";
 import type { AnthropicWireBlock, AnthropicWireMessage } from "./anthropic-wire-types.js";
 
@@ -89,7 +90,7 @@ export function convertToAnthropicMessages(messages: readonly Message[]): Anthro
         if (message.content !== "") system.push(message.content);
         break;
       case "user":
-        push("user", message.content);
+        push("user", contentText(message.content));
         break;
       case "assistant": {
         const blocks = assistantBlocks(message);

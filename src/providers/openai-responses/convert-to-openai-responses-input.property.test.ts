@@ -17,7 +17,7 @@ function expectedItems(message: Message): OpenAIResponsesInputItem[] {
   switch (message.role) {
     case "system":
     case "user":
-      return [{ role: message.role, content: message.content }];
+      return [{ role: message.role, content: String(message.content) }];
     case "assistant":
       return [
         ...(message.content === "" ? [] : [{ role: "assistant" as const, content: message.content }]),

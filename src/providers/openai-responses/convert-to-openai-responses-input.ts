@@ -1,3 +1,4 @@
+import { contentText } from "../../models/content-part.js";
 import type { AssistantMessage, Message } from "../../models/message.js";
 import type { OpenAIResponsesInputItem, OpenAIResponsesWireItem } from "./openai-responses-wire-types.js";
 
@@ -60,7 +61,7 @@ export function convertMessageToOpenAIResponsesItems(message: Message): OpenAIRe
     case "system":
       return [{ role: "system", content: message.content }];
     case "user":
-      return [{ role: "user", content: message.content }];
+      return [{ role: "user", content: contentText(message.content) }];
     case "assistant": {
       const recorded = recordedOpenAIResponsesOutput(message);
       if (recorded !== undefined) return [...recorded];

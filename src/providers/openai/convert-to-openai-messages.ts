@@ -1,3 +1,4 @@
+import { contentText } from "../../models/content-part.js";
 import type { Message } from "../../models/message.js";
 import type { OpenAIWireMessage, OpenAIWireToolCall } from "./openai-wire-types.js";
 
@@ -39,7 +40,7 @@ function convertMessage(message: Message): OpenAIWireMessage {
     case "system":
       return { role: "system", content: message.content };
     case "user":
-      return { role: "user", content: message.content };
+      return { role: "user", content: contentText(message.content) };
     case "assistant": {
       const calls = message.toolCalls;
       if (calls === undefined || calls.length === 0) return { role: "assistant", content: message.content };
@@ -60,6 +61,6 @@ function convertMessage(message: Message): OpenAIWireMessage {
       };
     }
     case "tool":
-      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+      return { role: "tool", tool_call_id: message.toolCallId, content: contentText(message.content) };
   }
 }
