@@ -9,19 +9,29 @@ import type { LoopDetectionOptions } from "./loop/loop-detector.js";
 import type { PendingApproval } from "./loop/tool-step.js";
 import type { AgentHooks } from "./loop/with-hooks.js";
 import type { Message } from "./models/message.js";
-import type { Model } from "./models/model.js";
+import type { JsonSchema, Model } from "./models/model.js";
 import type { Profile } from "./profiles/profile.js";
 import type { MessageRedactor } from "./sessions/open-session-run.js";
 import type { SessionStore } from "./stores/session-store.js";
+import type { StandardSchemaV1 } from "./tools/standard-schema.js";
 import type { Tool } from "./tools/tool.js";
 import type { ToolRegistry } from "./tools/tool-registry.js";
 
-/** Options of {@link Agent}. Only `model` is required. */
-export interface AgentOptions extends AgentHooks {
+/** Options of {@link Agent}. Only `model` is required. `TOutput`: the type of the typed answer. */
+export interface AgentOptions<TOutput = unknown> extends AgentHooks {
   /** A {@link Model}, or a model string such as `"openai:gpt-4o-mini"`. */
   model: Model | string;
   /** The tools the model may call (or a registry). */
   tools?: readonly Tool[] | ToolRegistry;
+  /**
+   * A typed final answer: a zod 4 schema (any Standard Schema with JSON Schema), or a JSON Schema object, of
+   * an object. The loop runs tools as usual; the final answer is validated into `result.output` (typed from a
+   * zod schema). Models with native structured output get the schema with every request; others answer
+   * through a `final_answer` tool. See docs/output.md.
+   */
+  output?: StandardSchemaV1<unknown, TOutput> | JsonSchema;
+  /** How many times an invalid typed answer is sent back to the model with its errors (default 1). */
+  outputRetries?: number;
   /**
    * The system prompt: a string, or a {@link Profile} (rendered once, at construction, with
    * `profile.renderSystemPrompt()`; `agent.system` holds the text).

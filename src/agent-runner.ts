@@ -39,6 +39,8 @@ export interface AgentRunnerOptions {
   loopDetection: LoopDetectionOptions | false;
   context: ResolvedContextOptions | undefined;
   redactor: MessageRedactor | undefined;
+  /** The typed answer's schema and retries (`Agent({ output })`). */
+  output?: AgentLoopConfig["output"];
 }
 
 /** One call's request: the task, the run options, streaming, and the decisions when it resumes. */
@@ -274,6 +276,7 @@ export class AgentRunner {
       costMeter: new CostMeter({ pricing: o.pricing, fallback: o.pricingFallback }),
       budget: overrides !== undefined ? overrides.budget : this.budget(args.options),
       approvals: overrides?.approvals,
+      output: this.agent.output,
     };
   }
 }

@@ -3,10 +3,10 @@ import type { AgentEvent } from "./loop/agent-event.js";
 import type { AgentLoopOutcome } from "./loop/agent-loop.js";
 import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
 
-/** The events of a streamed run, plus its result. */
-export interface AgentStream extends AsyncIterable<AgentEvent> {
+/** The events of a streamed run, plus its result (`TOutput`: the type of the typed answer). */
+export interface AgentStream<TOutput = unknown> extends AsyncIterable<AgentEvent> {
   /** Resolves when the run has ended (iterating is not required: an unread stream is drained). */
-  readonly result: Promise<AgentResult>;
+  readonly result: Promise<AgentResult<TOutput>>;
 }
 
 /**

@@ -20,6 +20,7 @@ import { DEFAULT_LOOP_DETECTION, LoopDetector } from "./loop/loop-detector.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
+import { OUTPUT_NAME, resolveOutput } from "./output/resolve-output.js";
 import { systemPromptOf } from "./profiles/system-prompt-of.js";
 import { resolveModel } from "./providers/resolve-model.js";
 import { createRedactor } from "./stores/redactor.js";
@@ -31,15 +32,15 @@ import { followSignal } from "./util/follow-signal.js";
  * (`sessionId`), a durable run log (`runId`), both or neither; `run` folds the events into an
  * {@link AgentResult}. Options are validated here, at construction.
  */
-export class Agent {
+export class Agent<TOutput = unknown> {
   readonly model: Model;
   readonly tools: ToolRegistry;
   readonly system: string | undefined;
   private readonly runner: AgentRunner;
   /** The options this agent was built with (read-only; use `with()` to derive an agent with others). */
-  readonly options: Readonly<AgentOptions>;
+  readonly options: Readonly<AgentOptions<TOutput>>;
 
-  constructor(options: AgentOptions) {
+  constructor(options: AgentOptions<TOutput>) {
     if (options === null || typeof options !== "object") {
       throw new InvalidArgumentError({ argument: "options", message: "expected an options object" });
     }
@@ -50,6 +51,9 @@ export class Agent {
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
     this.system = systemPromptOf(options.system);
     const limits = resolveLimits(options.limits);
+    const output = this.resolveOutput(options);
+    // A typed answer is asked for once more at maxTurns, unless the wrap-up is turned off explicitly.
+    if (output !== undefined && options.limits?.wrapUp === undefined) limits.wrapUp = true;
     // A cost cap on a model without a price would never stop anything: refuse it now.
     checkCapPricing({
       modelId: this.model.modelId,
@@ -74,6 +78,7 @@ export class Agent {
       prompts: { ...DEFAULT_LIMIT_PROMPTS, ...options.prompts },
       retry: resolveAgentRetryPolicy({ retry: options.retry, model: this.model }),
       loopDetection,
+      output,
       context: options.context === undefined ? undefined : resolveContextOptions(options.context),
       // Stored redaction only when asked for: the stored conversation is what the model sees on later runs.
       redactor:
@@ -85,12 +90,25 @@ export class Agent {
     });
   }
 
+  /** The output schema made ready (checked now: a bad schema fails at construction). */
+  private resolveOutput(options: AgentOptions<TOutput>) {
+    if (options.output === undefined) return undefined;
+    const schema = resolveOutput({ schema: options.output });
+    if (this.model.capabilities?.structuredOutput !== true && this.tools.has(OUTPUT_NAME)) {
+      throw new InvalidArgumentError({
+        argument: "tools",
+        message: `a tool is named "${OUTPUT_NAME}": the typed answer of a model without native structured output uses that name`,
+      });
+    }
+    return { schema, maxRetries: options.outputRetries ?? 1 };
+  }
+
   /**
    * A new agent with the same options except `overrides` (e.g. another model or tools). The original is
    * unchanged. Used by replay and reflection; handy for A/B runs.
    */
-  with(overrides: Partial<AgentOptions>): Agent {
-    return new Agent({ ...this.options, ...overrides });
+  with<T = TOutput>(overrides: Partial<AgentOptions<T>>): Agent<T> {
+    return new Agent<T>({ ...(this.options as AgentOptions<T>), ...overrides });
   }
 
   /**
@@ -100,7 +118,7 @@ export class Agent {
    * a paused session from the store, or a durable run's id (`runId` or `{ runId }`): the decision is journaled
    * and the run replays its log and goes on — from any process with the same journal (and store).
    */
-  async resume(run: PausedRun, decisions: ResumeOptions = {}): Promise<AgentResult> {
+  async resume(run: PausedRun, decisions: ResumeOptions = {}): Promise<AgentResult<TOutput>> {
     const paused = pausedRunOf(run);
     const resume = {
       approve: new Set(decisions.approve ?? []),
@@ -132,11 +150,11 @@ export class Agent {
     return this.fold(this.events("", { ...options, messages }, false, resume));
   }
 
-  private async fold(events: AsyncGenerator<AgentEvent, unknown>): Promise<AgentResult> {
+  private async fold(events: AsyncGenerator<AgentEvent, unknown>): Promise<AgentResult<TOutput>> {
     const builder = new AgentResultBuilder();
     while (true) {
       const next = await events.next();
-      if (next.done) return builder.build(next.value as AgentLoopOutcome);
+      if (next.done) return builder.build(next.value as AgentLoopOutcome) as AgentResult<TOutput>;
       builder.add(next.value);
     }
   }
@@ -146,7 +164,7 @@ export class Agent {
    * the run with a stop reason and `result.error`); rejects for invalid arguments, a busy session or durable
    * run, and store or journal failures.
    */
-  async run(input: RunInput, options: RunOptions = {}): Promise<AgentResult> {
+  async run(input: RunInput, options: RunOptions = {}): Promise<AgentResult<TOutput>> {
     return this.fold(this.events(input, options, false));
   }
 
@@ -154,13 +172,13 @@ export class Agent {
    * Runs the agent and streams its events (with `text_delta`s). `result` resolves at the end. Leaving the
    * iteration early (`break`) aborts the run; `result` then resolves with stop reason `aborted`.
    */
-  stream(input: RunInput, options: RunOptions = {}): AgentStream {
+  stream(input: RunInput, options: RunOptions = {}): AgentStream<TOutput> {
     const controller = new AbortController();
     // Linked by a listener removed at the end, not AbortSignal.any (it leaks on a long-lived signal on Node 20).
     const unfollow = followSignal(options.signal, controller);
     try {
       const events = this.events(input, { ...options, signal: controller.signal }, true);
-      return createAgentStream({ events, controller, onSettled: unfollow });
+      return createAgentStream({ events, controller, onSettled: unfollow }) as AgentStream<TOutput>;
     } catch (error) {
       unfollow();
       throw error;

@@ -17,6 +17,8 @@ import {
 const AGENT_KEYS = optionKeys<AgentOptions>({
   model: true,
   tools: true,
+  output: true,
+  outputRetries: true,
   system: true,
   limits: true,
   prompts: true,
@@ -113,6 +115,10 @@ export function checkAgentOptions(options: AgentOptions): void {
   checkCount("toolConcurrency", options.toolConcurrency, { infinite: true });
   checkCount("maxToolResultChars", options.maxToolResultChars, { infinite: true });
   checkCount("maxOutputTokens", options.maxOutputTokens, { infinite: false });
+  const retries = options.outputRetries;
+  if (retries !== undefined && (typeof retries !== "number" || !Number.isInteger(retries) || retries < 0)) {
+    fail("outputRetries", `expected a non-negative integer, got ${show(retries)}`);
+  }
   checkTemperatureOption(options.temperature);
   if (options.loopDetection !== false) {
     checkObject("loopDetection", options.loopDetection, LOOP_DETECTION_KEYS);

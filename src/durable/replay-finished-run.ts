@@ -69,6 +69,7 @@ export async function* replayFinishedRun(
     messages: summary.messages,
     costUsd: summary.costUsd,
     costUnknownModels: [],
+    ...(summary.output !== undefined && { output: summary.output }),
   };
 }
 

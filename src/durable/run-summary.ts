@@ -26,6 +26,8 @@ export interface RunSummary {
    * so this field is never stored: calling `runDurably` again resumes it.
    */
   error?: { name: string; message: string };
+  /** The typed final answer (agents with an `output` schema), when the run gave a valid one. */
+  output?: unknown;
 }
 
 /** Options of {@link toRunSummary}. */
@@ -46,6 +48,7 @@ export function toRunSummary({ runId, result }: ToRunSummaryOptions): RunSummary
     toolCalls: result.toolCalls,
     messages: result.messages,
   };
+  if (result.output !== undefined) summary.output = result.output;
   const copy = JSON.parse(JSON.stringify(summary)) as RunSummary;
   if (result.error !== undefined) copy.error = { name: result.error.name, message: result.error.message };
   return copy;

@@ -7,6 +7,8 @@ export { InvalidArgumentError } from "./invalid-argument-error.js";
 export { isContextLengthError } from "./is-context-length-error.js";
 export { LockLostError } from "./lock-lost-error.js";
 export { isRetryableStatus, ModelCallError, type ModelCallErrorOptions } from "./model-call-error.js";
+export { OutputError, type OutputErrorOptions, type OutputErrorReason } from "./output-error.js";
+export { RefusalError } from "./refusal-error.js";
 export { ResponseTooLargeError, type ResponseTooLargeErrorOptions } from "./response-too-large-error.js";
 export { SessionBusyError } from "./session-busy-error.js";
 export { SessionConflictError } from "./session-conflict-error.js";

@@ -4,6 +4,7 @@ import type { RetryPolicy } from "../http/retry-policy.js";
 import type { Message } from "../models/message.js";
 import type { Model } from "../models/model.js";
 import type { Usage } from "../models/usage.js";
+import type { ResolvedOutput } from "../output/resolve-output.js";
 import { PENDING_APPROVALS_KEY } from "../sessions/close-pending-calls.js";
 import type { RunPersistence } from "../sessions/run-persistence.js";
 import type { RunState } from "../sessions/run-state.js";
@@ -59,6 +60,8 @@ export interface AgentLoopConfig {
    * journal): that turn's gated calls run or are refused as decided instead of pausing the run.
    */
   approvals?: ReadonlyMap<number, ApprovalDecisions> | undefined;
+  /** The typed final answer's schema (`Agent({ output })`) and how often an invalid answer is sent back. */
+  output?: { schema: ResolvedOutput; maxRetries: number } | undefined;
 }
 
 export { PENDING_APPROVALS_KEY };
@@ -79,6 +82,8 @@ export interface AgentLoopOutcome {
   /** The trace, when the run was recorded (added by the Agent's trace wrapper). */
   trace?: Trace;
   error?: Error;
+  /** The typed final answer (agents with an `output` schema), when a valid one was given. */
+  output?: unknown;
 }
 
 /**
@@ -94,7 +99,7 @@ export interface AgentLoopOutcome {
  */
 export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
   const run = createLoopRun(config);
-  const { state, signal, limits, soft, turn, guards, approvals, checkpoint } = run;
+  const { state, signal, limits, soft, turn, guards, approvals, checkpoint, output } = run;
   let stopReason: StopReason | undefined;
   let failure: Error | undefined;
   yield createEvent("loop_start", 0, { task: config.task, model: run.modelName });
@@ -110,14 +115,24 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     while (stopReason === undefined) {
       const limit = signal.stopReason() ?? limits.beforeTurn();
       if (limit !== undefined) {
-        stopReason = limit === "max_turns" ? yield* limits.atMaxTurns(turn) : limit;
+        if (limit === "max_turns") stopReason = yield* limits.atMaxTurns(output?.wrapUp(turn) ?? turn);
+        else stopReason = limit;
         break;
       }
       const softLimit = soft.beforeTurn();
       if (softLimit !== undefined) yield softLimit;
-      const response = yield* turn.run();
+      const response = yield* output === undefined ? turn.run() : output.run(turn);
       if (response === undefined) {
         stopReason = "cost_limit";
+        break;
+      }
+      const final = output === undefined ? undefined : yield* output.afterResponse(response);
+      if (final !== undefined && final.kind !== "not_final") {
+        if (final.kind === "retry") {
+          await checkpoint.turnDone();
+          continue;
+        }
+        stopReason = final.kind === "done" ? "completed" : final.stopReason;
         break;
       }
       const calls = response.toolCalls;
@@ -159,5 +174,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     // Ended early (the consumer stopped iterating) or by an unexpected throw: stop whatever is in flight.
     signal.dispose({ finished: stopReason !== undefined });
   }
-  return yield* endRun({ ...run, stopReason: stopReason ?? "error", failure });
+  const ended = stopReason ?? "error";
+  // A run with an output schema that ends without a valid answer says why (its stop reason stays).
+  return yield* endRun({ ...run, stopReason: ended, failure, outputError: output?.missing(ended) });
 }

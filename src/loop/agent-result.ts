@@ -18,8 +18,8 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
-/** The outcome of `agent.run`. */
-export interface AgentResult {
+/** The outcome of `agent.run`; `TOutput` is the type of the typed answer (`Agent({ output })`). */
+export interface AgentResult<TOutput = unknown> {
   /** The final answer (or, when a limit stopped the run, the last text the model wrote). */
   text: string;
   stopReason: StopReason;
@@ -43,8 +43,16 @@ export interface AgentResult {
   pendingApprovals?: PendingApproval[];
   /** The trace, with `trace: true` (see docs/traces.md). */
   trace?: Trace;
-  /** Set when `stopReason` is "error". */
+  /**
+   * Set when `stopReason` is "error"; for an agent with an `output` schema, also when the run ended without a
+   * valid typed answer (an `OutputError`, whatever the stop reason, but `awaiting_approval`).
+   */
   error?: Error;
+  /**
+   * The typed final answer, validated against the agent's `output` schema (zod: parsed, with its defaults and
+   * transforms). `undefined` without a schema, or when the run ended without a valid answer (see `error`).
+   */
+  output?: TOutput;
 }
 
 /**
@@ -99,6 +107,7 @@ export class AgentResultBuilder {
     if (outcome.error !== undefined) result.error = outcome.error;
     if (outcome.pendingApprovals !== undefined) result.pendingApprovals = outcome.pendingApprovals;
     if (outcome.trace !== undefined) result.trace = outcome.trace;
+    if (outcome.output !== undefined) result.output = outcome.output;
     return result;
   }
 }

@@ -15,6 +15,8 @@ export interface EndRunOptions {
   stopReason: StopReason;
   /** The error that ended the run, if one did. */
   failure: Error | undefined;
+  /** Why a run with an `output` schema has no typed answer (`result.error` when nothing else failed). */
+  outputError?: Error | undefined;
   checkpoint: Checkpoint;
   cost: Pick<CostGuard, "totals">;
   approvals: Pick<Approvals, "pending">;
@@ -60,5 +62,7 @@ export async function* endRun(options: EndRunOptions): AsyncGenerator<AgentEvent
   const { pending } = options.approvals;
   if (pending !== undefined && ended === "awaiting_approval") outcome.pendingApprovals = pending;
   if (failure !== undefined) outcome.error = failure;
+  else if (options.outputError !== undefined) outcome.error = options.outputError;
+  if (state.output !== undefined) outcome.output = state.output;
   return outcome;
 }

@@ -6,6 +6,7 @@ import { createLoopState, type LoopState } from "./loop-state.js";
 import { ModelTurn } from "./model-turn.js";
 import { Approvals } from "./policies/approvals.js";
 import { Checkpoint } from "./policies/checkpoint.js";
+import { FinalOutput } from "./policies/final-output.js";
 import { ResponseChecks } from "./policies/response-checks.js";
 import { RunSignal } from "./policies/run-signal.js";
 import { SoftCheckpoints } from "./policies/soft-checkpoints.js";
@@ -37,6 +38,8 @@ export interface LoopRun {
   cost: CostGuard;
   /** The tool step's options, except the turn's calls, turn and decisions. */
   tools: Omit<ToolStepOptions, "calls" | "turn" | "decisions">;
+  /** The typed final answer, for agents with an `output` schema. */
+  output: FinalOutput | undefined;
 }
 
 /** Builds the state and the policies of one run from its config (starts the run's timeout). */
@@ -71,6 +74,18 @@ export function createLoopRun(config: AgentLoopConfig): LoopRun {
     approvals: new Approvals({ state, runState: config.state, decided: config.approvals }),
     checkpoint,
     cost,
+    output:
+      config.output === undefined
+        ? undefined
+        : new FinalOutput({
+            state,
+            output: config.output.schema,
+            native: model.capabilities?.structuredOutput === true,
+            maxRetries: config.output.maxRetries,
+            modelName,
+            toolSpecs: config.tools.schemas(),
+            stream: config.stream,
+          }),
     tools: {
       registry: config.tools,
       signal: signal.signal,

@@ -1,3 +1,4 @@
+import type { OutputError } from "../errors/output-error.js";
 import type { Message } from "../models/message.js";
 import { emptyUsage, type Usage } from "../models/usage.js";
 
@@ -16,6 +17,10 @@ export interface LoopState {
   text: string;
   /** A model call (or a resumed turn) started: a run that ends now has changed its session. */
   modelCalled: boolean;
+  /** The typed final answer, once a valid one was given (agents with an `output` schema). */
+  output?: unknown;
+  /** Why the typed answer failed, when it did. */
+  outputError?: OutputError;
 }
 
 /** A fresh state over `messages`: no turns, no usage; `resumed` runs count as having called the model. */

@@ -4,7 +4,13 @@ import { throwIfAborted } from "../errors/abort-error.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { UnexpectedModelCallError } from "../errors/unexpected-model-call-error.js";
 import { sleep } from "../http/retry-policy.js";
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
+import type {
+  Model,
+  ModelCallOptions,
+  ModelCapabilities,
+  ModelRequest,
+  ModelResponse,
+} from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { responseToStreamParts } from "./response-to-stream-parts.js";
 import { buildScriptedResponse, type ScriptedStep } from "./scripted-step.js";
@@ -36,6 +42,8 @@ export interface ScriptedModelOptions {
    * when it has one.
    */
   counter?: TokenCounter;
+  /** What the model says it can do (e.g. `{ structuredOutput: true }` to be sent typed answers natively). */
+  capabilities?: ModelCapabilities;
 }
 
 /** One recorded call of a {@link ScriptedModel}. */
@@ -64,6 +72,8 @@ export class ScriptedModel implements Model {
   readonly provider = "scripted";
   /** `options.modelId`, default "scripted". */
   readonly modelId: string;
+  /** `options.capabilities`. */
+  readonly capabilities: ModelCapabilities | undefined;
   /** Every call so far, in order. */
   readonly calls: ScriptedModelCall[] = [];
   private readonly steps: ScriptedSteps;
@@ -76,6 +86,7 @@ export class ScriptedModel implements Model {
   constructor(steps: ScriptedSteps, options: ScriptedModelOptions = {}) {
     this.steps = typeof steps === "function" ? steps : [...steps];
     this.modelId = options.modelId ?? "scripted";
+    this.capabilities = options.capabilities;
     this.chunkSize = options.chunkSize ?? "word";
     this.argumentsChunkSize = options.argumentsChunkSize ?? 8;
     this.streamDelayMs = options.streamDelayMs ?? 0;
