@@ -3,9 +3,8 @@ import { z } from "zod";
 import { Agent } from "./agent.js";
 import type { AgentStream } from "./agent-stream.js";
 import type { AgentResult } from "./loop/agent-result.js";
-import { ScriptedModel } from "./testing/scripted-model.js";
 
-const model = new ScriptedModel([]);
+const model = "openai:gpt-4o-mini";
 
 describe("typed output types", () => {
   it("types result.output from a zod schema (after parsing: defaults applied)", async () => {

@@ -24,8 +24,22 @@ const ALLOWED: Record<string, readonly string[]> = {
   "builtin-tools": ["errors", "util", "tools", "memory"],
   // Replaying a recorded run (a journal or a trace): one replay model, one tool replay path.
   "run-log": ["errors", "util", "models", "tools"],
+  // Typed final answers: the schema (resolved like tool parameters) and the partial-JSON reader.
+  output: ["errors", "util", "models", "tools"],
   // The loop's outcome carries the trace its wrapper adds (a type).
-  loop: ["errors", "util", "models", "http", "tools", "context", "cost", "sessions", "stores", "trace"],
+  loop: [
+    "errors",
+    "util",
+    "models",
+    "http",
+    "tools",
+    "context",
+    "cost",
+    "sessions",
+    "stores",
+    "trace",
+    "output",
+  ],
   trace: ["errors", "util", "models", "tools", "stores", "loop", "run-log", "(root)"],
   durable: ["errors", "util", "models", "tools", "stores", "loop", "cost", "sessions", "run-log", "(root)"],
   // Plan-and-execute is an Agent (its own PlanModel on the one loop): it sits beside the Agent.
@@ -39,6 +53,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   "(root)": [
     ...["errors", "util", "models", "http", "providers", "context", "stores", "sessions", "tools", "cost"],
     ...["profiles", "memory", "loop", "trace", "durable", "planner", "reflection", "render", "builtin-tools"],
+    "output",
   ],
   "integrations/redis": ["errors", "util", "models", "stores", "durable"],
   "integrations/postgres": ["errors", "util", "models", "stores", "durable"],

@@ -233,3 +233,20 @@ describe("typed final answers through the final_answer tool (no native support)"
     expect(partials.at(-1)).toEqual({ city: "Reykjavik", temperature: 4 });
   });
 });
+
+describe("typed final answers from strict-mode providers", () => {
+  it("reads a null on an optional, non-nullable property as absent (OpenAI strict schemas make them nullable)", async () => {
+    const Schema = z.object({ city: z.string(), note: z.string().optional() });
+    const model = native([{ text: '{"city":"Paris","note":null}' }]);
+    const result = await new Agent({ model, output: Schema }).run("Paris?");
+    expect(result.error).toBeUndefined();
+    expect(result.output).toEqual({ city: "Paris" });
+  });
+
+  it("keeps a null the schema allows", async () => {
+    const Schema = z.object({ city: z.string(), note: z.string().nullable() });
+    const model = native([{ text: '{"city":"Paris","note":null}' }]);
+    const result = await new Agent({ model, output: Schema }).run("Paris?");
+    expect(result.output).toEqual({ city: "Paris", note: null });
+  });
+});

@@ -1,5 +1,6 @@
 import { OutputError } from "../../errors/output-error.js";
 import { RefusalError } from "../../errors/refusal-error.js";
+import { dropStrictNulls } from "../../models/drop-strict-nulls.js";
 import type { ToolCall } from "../../models/message.js";
 import type { ModelRequest, ModelResponse, ModelToolSpec } from "../../models/model.js";
 import { PartialOutput } from "../../output/partial-output.js";
@@ -176,7 +177,11 @@ export class FinalOutput {
       return this.fail("max_output_tokens", error);
     }
     const decoded = decodeOutputText(response.text);
-    const checked = decoded.ok ? await this.options.output.check(decoded.value) : decoded;
+    // Strict schemas (OpenAI) make optional properties nullable: a null the schema would refuse means absent.
+    const schema = this.options.output.format.schema;
+    const checked = decoded.ok
+      ? await this.options.output.check(dropStrictNulls({ schema, value: decoded.value }))
+      : decoded;
     if (checked.ok) return this.accept(checked.value, response.text);
     return yield* this.invalid(checked, response.text, () =>
       this.options.state.messages.push({ role: "user", content: retryPrompt(checked.errors) }),
