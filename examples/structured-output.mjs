@@ -40,18 +40,23 @@ const server = real ? undefined : await startMockOpenAIServer({ script: mockMode
 const model = real
   ? createOpenAI()("gpt-4o-mini")
   : createOpenAI({ baseURL: server.url, apiKey: "mock-key" })("gpt-4o-mini");
-console.log(real ? "Using the OpenAI API, model gpt-4o-mini." : `No OPENAI_API_KEY: mock server at ${server.url}.`);
+console.log(
+  real ? "Using the OpenAI API, model gpt-4o-mini." : `No OPENAI_API_KEY: mock server at ${server.url}.`,
+);
 
 const agent = new Agent({ model, tools: [getWeather], output: Forecast });
 try {
   const stream = agent.stream("What should I wear in London today?");
   for await (const event of stream) {
-    if (event.type === "action") console.log(`→ ${event.data.toolName}(${JSON.stringify(event.data.arguments)})`);
+    if (event.type === "action")
+      console.log(`→ ${event.data.toolName}(${JSON.stringify(event.data.arguments)})`);
     if (event.type === "output_delta") console.log("  partial:", JSON.stringify(event.data.partial));
   }
   const result = await stream.result;
   if (result.output === undefined) {
-    const why = OutputError.isInstance(result.error) ? `${result.error.reason}: ${result.error.message}` : result.stopReason;
+    const why = OutputError.isInstance(result.error)
+      ? `${result.error.reason}: ${result.error.message}`
+      : result.stopReason;
     console.error(`No typed answer (${why})`);
     process.exitCode = 1;
   } else {

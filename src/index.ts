@@ -30,11 +30,14 @@ export {
   InvalidArgumentError,
   LockLostError,
   ModelCallError,
+  OutputError,
+  RefusalError,
   ResponseTooLargeError,
   SessionBusyError,
   SessionConflictError,
   StreamInterruptedError,
   ThrownValueError,
+  UnsupportedContentError,
 } from "./errors/index.js";
 export type { RetryPolicy } from "./http/retry-policy.js";
 export type { ContextOptions } from "./loop/context-options.js";
@@ -51,21 +54,28 @@ export type { PendingApproval } from "./loop/tool-step.js";
 export type { AgentHooks } from "./loop/with-hooks.js";
 export {
   type AssistantMessage,
+  type ContentPart,
+  type ContentPartInput,
   collectStream,
+  type FilePart,
   type FinishReason,
+  type ImagePart,
   type JsonSchema,
   type Message,
+  type MessageContent,
   type Model,
   type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
+  type RunInput,
   type SystemMessage,
   type ToolCall,
   type ToolMessage,
   type Usage,
   type UserMessage,
 } from "./models/index.js";
+export type { OutputSchema } from "./output/resolve-output.js";
 export { Profile, type ProfileOptions } from "./profiles/index.js";
 export {
   type AnthropicProvider,
@@ -97,10 +107,12 @@ export {
 export {
   type Tool,
   ToolArgumentsError,
+  type ToolContent,
   type ToolContext,
   ToolExecutionError,
   ToolNotFoundError,
   ToolRegistry,
   ToolTimeoutError,
   tool,
+  toolContent,
 } from "./tools/index.js";

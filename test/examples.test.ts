@@ -20,6 +20,8 @@ describe("examples", () => {
       "approval",
       "planner",
       "mcp",
+      "structured-output",
+      "vision",
     ]) {
       expect(examples).toContain(`${name}.mjs`);
     }

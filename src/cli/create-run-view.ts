@@ -25,6 +25,8 @@ const QUIET_HIDDEN: readonly AgentEventType[] = [
   "loop_start",
   "model_call",
   "text_delta",
+  "reasoning_delta",
+  "tool_call_delta",
   "plan",
   "thought",
   "approval_requested",

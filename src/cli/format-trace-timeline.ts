@@ -7,6 +7,7 @@ import {
   formatDuration,
   truncateText,
 } from "../render/format-values.js";
+import { describeContent } from "../tools/describe-content.js";
 import type { Trace, TraceRecord } from "../trace/trace-types.js";
 
 /** Options of {@link formatTraceTimeline}. */
@@ -147,7 +148,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
         seq,
         label: "tool_result",
         paint: s.dim,
-        detail: `${record.data.toolName} ${record.data.ok ? "ok" : "failed"} · ${quote(record.data.result, max)}`,
+        detail: `${record.data.toolName} ${record.data.ok ? "ok" : "failed"} · ${quote(describeContent(record.data.result), max)}`,
       });
     default:
       return line({ seq, label: "unknown", detail: "" });
@@ -157,8 +158,8 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
 /**
  * A recorded run as a readable timeline, one line per record: the meta record, each event (time since the
  * start, turn, type and what matters: tool calls with arguments, results, model calls with latency, tokens and
- * cost), model requests and responses, and tool results. Consecutive `text_delta` events are folded into one
- * line.
+ * cost), model requests and responses, and tool results (images and files as short notes, never their
+ * data). Consecutive `text_delta` events are folded into one line.
  */
 export function formatTraceTimeline({ trace, style, maxChars = 160 }: FormatTraceTimelineOptions): string[] {
   const first = trace.records[0];

@@ -1,7 +1,7 @@
 import type { StopReason } from "../loop/agent-event.js";
 import type { AgentResult, ToolCallRecord } from "../loop/agent-result.js";
 import type { PendingApproval } from "../loop/tool-step.js";
-import type { Usage } from "../models/usage.js";
+import { addUsage, type Usage } from "../models/usage.js";
 
 /** What `agentloop run --json` prints: one JSON object for the whole run. */
 export interface RunSummary {
@@ -45,15 +45,7 @@ export function summarizeRun({ results, model, sessionId, traceFiles }: Summariz
   const unknown = new Set<string>();
   for (const result of results) {
     for (const modelId of result.costUnknownModels) unknown.add(modelId);
-    usage.inputTokens += result.usage.inputTokens;
-    usage.outputTokens += result.usage.outputTokens;
-    usage.totalTokens += result.usage.totalTokens;
-    if (result.usage.cachedInputTokens !== undefined) {
-      usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + result.usage.cachedInputTokens;
-    }
-    if (result.usage.reasoningTokens !== undefined) {
-      usage.reasoningTokens = (usage.reasoningTokens ?? 0) + result.usage.reasoningTokens;
-    }
+    addUsage(usage, result.usage);
     turns += result.turns;
     costUsd += result.costUsd;
     durationMs += result.durationMs;

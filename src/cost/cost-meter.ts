@@ -1,16 +1,29 @@
 import type { Usage } from "../models/usage.js";
 import { findModelPrice, type ModelPrice, type PricingTable } from "./model-pricing.js";
 
-/** The price of a call's usage in USD: uncached input, cached input and output at their rates. */
+/**
+ * The price of a call's usage in USD: uncached input at the input rate, cache reads (`cachedInputTokens`) at
+ * `cachedInputPerMTok`, cache writes (`cacheWriteTokens`) at `cacheWritePerMTok` (each defaulting to the input
+ * rate), and output at the output rate. Reads and writes are part of `inputTokens`:
+ * `(input − reads − writes) × input rate + reads × read rate + writes × write rate + output × output rate`.
+ * Counts a provider reports inconsistently (reads and writes above the input) are clamped to the input.
+ */
 export function computeCost({ usage, price }: { usage: Usage; price: ModelPrice }): number {
-  const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-  const uncached = usage.inputTokens - cached;
+  const reads = clampTokens(usage.cachedInputTokens, usage.inputTokens);
+  const writes = clampTokens(usage.cacheWriteTokens, usage.inputTokens - reads);
+  const uncached = usage.inputTokens - reads - writes;
   return (
     (uncached * price.inputPerMTok +
-      cached * (price.cachedInputPerMTok ?? price.inputPerMTok) +
+      reads * (price.cachedInputPerMTok ?? price.inputPerMTok) +
+      writes * (price.cacheWritePerMTok ?? price.inputPerMTok) +
       usage.outputTokens * price.outputPerMTok) /
     1_000_000
   );
+}
+
+/** `tokens` (0 when absent or negative) but at most `max`. */
+function clampTokens(tokens: number | undefined, max: number): number {
+  return Math.max(0, Math.min(tokens ?? 0, max));
 }
 
 /** Options of {@link CostMeter}. */

@@ -51,6 +51,61 @@ describe("pricing", () => {
     expect(cost).toBeCloseTo(0.6 * 2 + 0.4 * 0.5 + 0.1 * 8, 10);
   });
 
+  it("bills cache reads and cache writes at their rates, the rest of the input at the input rate", () => {
+    // Anthropic-style: reads 0.1 ×, writes 1.25 × input.
+    const price = { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 };
+    const usage = {
+      inputTokens: 1_000_000,
+      cachedInputTokens: 600_000,
+      cacheWriteTokens: 300_000,
+      outputTokens: 10_000,
+      totalTokens: 0,
+    };
+    // (1M − 0.6M − 0.3M) × 3 + 0.6M × 0.3 + 0.3M × 3.75 + 0.01M × 15 = 0.3 + 0.18 + 1.125 + 0.15
+    expect(computeCost({ usage, price })).toBeCloseTo(1.755, 12);
+    // Without a write rate, writes cost the input rate (OpenAI before GPT-5.6: no write fee).
+    const { cacheWritePerMTok: _write, ...noWriteRate } = price;
+    expect(computeCost({ usage, price: noWriteRate })).toBeCloseTo(0.3 + 0.18 + 0.9 + 0.15, 12);
+    // A provider that reports no write count: all input but the reads at the input rate.
+    const { cacheWriteTokens: _writes, ...readsOnly } = usage;
+    expect(computeCost({ usage: readsOnly, price })).toBeCloseTo(1.2 + 0.18 + 0.15, 12);
+  });
+
+  it("clamps cache counts a provider reports above the input", () => {
+    const price = { inputPerMTok: 1, outputPerMTok: 1, cachedInputPerMTok: 0.1, cacheWritePerMTok: 2 };
+    const usage = {
+      inputTokens: 1_000_000,
+      cachedInputTokens: 800_000,
+      cacheWriteTokens: 800_000,
+      outputTokens: 0,
+    };
+    // 0.8M read, and only the 0.2M left written; nothing uncached, nothing negative.
+    expect(computeCost({ usage: { ...usage, totalTokens: 0 }, price })).toBeCloseTo(0.08 + 0.4, 12);
+    expect(computeCost({ usage: { ...usage, cachedInputTokens: -5, totalTokens: 0 }, price })).toBeCloseTo(
+      0.2 + 1.6,
+      12,
+    );
+  });
+
+  it("takes cache rates from a pricing override", () => {
+    const meter = new CostMeter({
+      pricing: {
+        "my-claude": { inputPerMTok: 2, outputPerMTok: 10, cachedInputPerMTok: 0.2, cacheWritePerMTok: 4 },
+      },
+    });
+    const entry = meter.add({
+      modelId: "my-claude",
+      usage: {
+        inputTokens: 1000,
+        cachedInputTokens: 500,
+        cacheWriteTokens: 400,
+        outputTokens: 10,
+        totalTokens: 1010,
+      },
+    });
+    expect(entry.costUsd).toBeCloseTo((100 * 2 + 500 * 0.2 + 400 * 4 + 10 * 10) / 1e6, 15);
+  });
+
   it("flags models without a price and costs them at the fallback", () => {
     const meter = new CostMeter({ fallback: { inputPerMTok: 1, outputPerMTok: 1 } });
     expect(meter.add({ modelId: "mystery", usage: { ...usage, totalTokens: 1500 } })).toEqual({

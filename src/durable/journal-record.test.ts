@@ -80,6 +80,26 @@ describe("journal records: versions", () => {
     expect(read?.kind === "model_response" && read.response.finishReason.unified).toBe("tool_calls");
   });
 
+  it("reads tool results made of content parts, and refuses parts of an unknown type", () => {
+    const parts = [
+      { type: "text", text: "Screenshot" },
+      { type: "image", data: "iVBORw0KGgo=", mediaType: "image/png" },
+    ];
+    const record = {
+      v: 2,
+      kind: "tool_result",
+      toolCallId: "c1",
+      toolName: "shot",
+      ok: true,
+      content: parts,
+    };
+    expect(parse(record)).toEqual(record);
+    expect(parse({ ...record, content: "text" })).toMatchObject({ content: "text" });
+    expect(() => parse({ ...record, content: [{ type: "audio", data: "AA==" }] })).toThrow(/malformed/);
+    expect(() => parse({ ...record, content: [null] })).toThrow(/malformed/);
+    expect(() => parse({ ...record, content: 5 })).toThrow(/malformed/);
+  });
+
   it("refuses records of a newer version and malformed approval records, never misreads them", () => {
     expect(() => parse({ v: 3, kind: "start" })).toThrow(/written by a newer agentloop/);
     expect(() => parse({ v: 2, kind: "approval_decided", turn: 1, approve: [1], deny: [] })).toThrow(

@@ -65,15 +65,18 @@ export interface JournaledToolFailure {
   message: string;
 }
 
-/** A tool call finished (or was given up on): the text the model was sent. */
+/** A tool call finished (or was given up on): what the model was sent. */
 export interface ToolResultRecord {
   v: JournalRecordVersion;
   kind: "tool_result";
   toolCallId: string;
   toolName: string;
   ok: boolean;
-  /** The result sent to the model (before the executor's truncation), or its error text. */
-  content: string;
+  /**
+   * The result sent to the model (before the executor's truncation): text, or content parts (a tool that
+   * returned `toolContent`: images and files inline, base64), or its error text.
+   */
+  content: MessageContent;
   /** With `ok: false`: the failure, to reproduce it. */
   failure?: JournaledToolFailure;
 }
@@ -141,6 +144,13 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const isString = (value: unknown): value is string => typeof value === "string";
 
+const PART_TYPES = new Set(["text", "image", "file"]);
+
+/** Text, or an array of content parts (each an object of a known part type). */
+const isContent = (value: unknown): boolean =>
+  isString(value) ||
+  (Array.isArray(value) && value.every((part) => isObject(part) && PART_TYPES.has(part.type as string)));
+
 /** What a record of each kind must hold (a shallow check: cheap on long journals). */
 const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boolean> = {
   start: (r) =>
@@ -159,7 +169,7 @@ const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boo
     isString(r.toolCallId) &&
     isString(r.toolName) &&
     typeof r.ok === "boolean" &&
-    isString(r.content) &&
+    isContent(r.content) &&
     (r.failure === undefined || (isObject(r.failure) && isString(r.failure.how))),
   approval_requested: (r) =>
     Number.isInteger(r.turn) &&

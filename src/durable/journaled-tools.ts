@@ -1,5 +1,6 @@
 import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../errors/tool-execution-error.js";
 import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
+import type { MessageContent } from "../models/content-part.js";
 import { errorNamed, replayToolResult } from "../run-log/replay-tool-result.js";
 import { toolFailureText } from "../run-log/tool-failure.js";
 import { formatToolResult } from "../tools/format-tool-result.js";
@@ -172,7 +173,7 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
       );
       throw error;
     }
-    let content: string;
+    let content: MessageContent;
     try {
       content = formatToolResult(settled.value);
     } catch (error) {
@@ -185,7 +186,8 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
       return replayToolResult({ recorded: { ok: false, content: text, failure } });
     }
     await appendResult(toolCallId, { ok: true, content });
-    return content;
+    // What a replay returns too (parts as `toolContent`): the executor sends the same either way.
+    return replayToolResult({ recorded: { ok: true, content } });
   };
 
   const execute = (args: unknown, ctx: ToolContext): unknown => {
@@ -210,9 +212,9 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
  * run), the same on every attempt. `ctx` is extended by copying its property descriptors (nothing is read,
  * spreading it still works); the stand-in itself reads `ctx.signal` of each call it executes, to journal a
  * timeout the moment it happens (so the executor's lazily created signal exists for those calls).
- * - A call with a journaled `tool_result` is not executed: the recorded content is returned, or the recorded
- *   failure thrown again (the model sees the same text; a timeout is reported as a thrown `ToolTimeoutError`
- *   instead of being waited out again).
+ * - A call with a journaled `tool_result` is not executed: the recorded content is returned (content parts,
+ *   images included, as `toolContent`), or the recorded failure thrown again (the model sees the same text;
+ *   a timeout is reported as a thrown `ToolTimeoutError` instead of being waited out again).
  * - A call with a `tool_start` but no result was interrupted: an `idempotent` tool runs again (same key), any
  *   other fails with {@link OUTCOME_UNKNOWN_MESSAGE} (journaled, so a later attempt says the same).
  * - A new call: `tool_start` is journaled before the tool runs, `tool_result` when it settles or times out.

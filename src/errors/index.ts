@@ -14,3 +14,7 @@ export { SessionBusyError } from "./session-busy-error.js";
 export { SessionConflictError } from "./session-conflict-error.js";
 export { StreamInterruptedError } from "./stream-interrupted-error.js";
 export { ThrownValueError } from "./thrown-value-error.js";
+export {
+  UnsupportedContentError,
+  type UnsupportedContentErrorOptions,
+} from "./unsupported-content-error.js";

@@ -91,7 +91,10 @@ export interface AgentEventDataMap {
     strategy: "sliding_window" | "summarize";
     reason: "threshold" | "context_length_exceeded";
   };
-  /** A model call is retried after `delayMs`; `source: "stream"` means the streamed text of this turn is void. */
+  /**
+   * A model call is retried after `delayMs`; `source: "stream"` means what this turn streamed so far (text,
+   * reasoning, tool-call fragments) is void.
+   */
   retry: { attempt: number; delayMs: number; error: string; source: "request" | "stream" };
   /** Something went wrong. `fatal: true` ends the run; hook failures are reported with `fatal: false`. */
   error: { message: string; name: string; fatal: boolean };

@@ -4,6 +4,7 @@ import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import { computeRetryDelay, type RetryPolicy, sleep } from "../http/retry-policy.js";
 import { StreamCollector } from "../models/collect-stream.js";
 import type { Model, ModelRequest, ModelResponse, RetryInfo } from "../models/model.js";
+import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { AsyncChannel } from "../util/async-channel.js";
 import { toError } from "../util/to-error.js";
 import type { AgentEvent } from "./agent-event.js";
@@ -13,7 +14,10 @@ import { createEvent, describeError } from "./create-event.js";
 export interface CallModelOptions {
   model: Model;
   request: ModelRequest;
-  /** Stream the answer (emitting `text_delta` events) instead of one `generate` call. */
+  /**
+   * Stream the answer (emitting `text_delta`, `reasoning_delta` and `tool_call_delta` events) instead of one
+   * `generate` call.
+   */
   stream: boolean;
   /** The agent's one retry policy: every retryable failure of the call (request or stream) is retried with it. */
   retry: RetryPolicy;
@@ -32,7 +36,8 @@ function isRetryable(error: unknown): boolean {
  * retryable failure, from any `Model` (a failed request, a 429/5xx, a stream that broke off), is retried here,
  * so a call makes at most `retry.maxRetries + 1` requests. Each retry is a `retry` event: source "request"
  * when nothing of the answer had arrived, "stream" when the stream broke off (consumers discard this turn's
- * streamed text). Nothing has been executed yet at this point, so a retry never runs a tool twice.
+ * streamed text, reasoning and tool-call fragments). Nothing has been executed yet at this point, so a retry
+ * never runs a tool twice.
  */
 export async function* callModel(options: CallModelOptions): AsyncGenerator<AgentEvent, ModelResponse> {
   const { model, request, stream, retry, signal, turn } = options;
@@ -59,10 +64,12 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
         return;
       }
       const collector = new StreamCollector();
+      const toolNames = new Map<string, string>();
       for await (const part of model.stream(request, callOptions)) {
         delivered = true;
         collector.add(part);
-        if (part.type === "text_delta") channel.push(createEvent("text_delta", turn, { delta: part.delta }));
+        const event = streamEvent({ part, turn, toolNames });
+        if (event !== undefined) channel.push(event);
       }
       response = collector.response();
     })();
@@ -83,5 +90,37 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
       yield createEvent("retry", turn, { attempt, delayMs, error: message, source });
       await sleep(delayMs, signal);
     }
+  }
+}
+
+/** Options of {@link streamEvent}. */
+interface StreamEventOptions {
+  part: ModelStreamPart;
+  turn: number;
+  /** The name of each tool call announced so far, by call id (filled from `tool_call_start`). */
+  toolNames: Map<string, string>;
+}
+
+/**
+ * The agent event a streamed model part becomes, if any: `text_delta`, `reasoning_delta`, and `tool_call_delta`
+ * (a `tool_call_start` is one with delta "", so a consumer learns the tool's name at once).
+ */
+function streamEvent({ part, turn, toolNames }: StreamEventOptions): AgentEvent | undefined {
+  switch (part.type) {
+    case "text_delta":
+      return createEvent("text_delta", turn, { delta: part.delta });
+    case "reasoning_delta":
+      return createEvent("reasoning_delta", turn, { delta: part.delta });
+    case "tool_call_start":
+      toolNames.set(part.id, part.name);
+      return createEvent("tool_call_delta", turn, { toolCallId: part.id, toolName: part.name, delta: "" });
+    case "tool_call_delta":
+      return createEvent("tool_call_delta", turn, {
+        toolCallId: part.id,
+        toolName: toolNames.get(part.id) ?? "",
+        delta: part.delta,
+      });
+    default:
+      return undefined;
   }
 }

@@ -1,6 +1,8 @@
 import type { ToolCall, ToolMessage } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
+import { describeContent } from "../tools/describe-content.js";
 import { executeToolCalls } from "../tools/execute-tool-calls.js";
+import { setObservationContent } from "../tools/observation-content.js";
 import type { ToolOutcome } from "../tools/tool-outcome.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import { AsyncChannel } from "../util/async-channel.js";
@@ -71,15 +73,19 @@ function toolMessage(outcome: ToolOutcome): ToolMessage {
   return message;
 }
 
+/** The `observation` of an outcome: its result as text (media parts as notes, kept aside for the trace). */
 function observation(outcome: ToolOutcome, turn: number): AgentEvent {
-  return createEvent("observation", turn, {
+  const event = createEvent("observation", turn, {
     toolCallId: outcome.toolCallId,
     toolName: outcome.toolName,
-    result: outcome.content,
+    result: describeContent(outcome.content),
     ok: outcome.ok,
     durationMs: outcome.durationMs,
     ...(outcome.error !== undefined && { error: outcome.error }),
   });
+  if (typeof outcome.content !== "string")
+    setObservationContent({ data: event.data, parts: outcome.content });
+  return event;
 }
 
 function deniedOutcome(call: ToolCall): ToolOutcome {

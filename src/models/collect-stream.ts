@@ -11,6 +11,7 @@ import { emptyUsage, type Usage } from "./usage.js";
 export class StreamCollector {
   private text = "";
   private refusal = "";
+  private reasoning = "";
   private readonly toolCalls: ToolCall[] = [];
   private usage: Usage = emptyUsage();
   private finishReason: FinishReason | undefined;
@@ -25,6 +26,9 @@ export class StreamCollector {
         break;
       case "refusal_delta":
         this.refusal += part.delta;
+        break;
+      case "reasoning_delta":
+        this.reasoning += part.delta;
         break;
       case "tool_call_end":
         this.toolCalls.push(part.toolCall);
@@ -58,6 +62,7 @@ export class StreamCollector {
       finishReason: this.finishReason ?? { unified: "other", raw: undefined },
     };
     if (this.refusal !== "") response.refusal = this.refusal;
+    if (this.reasoning !== "") response.reasoning = this.reasoning;
     if (this.providerData !== undefined) response.providerData = this.providerData;
     if (this.model !== undefined) response.model = this.model;
     return response;

@@ -88,6 +88,12 @@ export interface ModelResponse {
   /** A refusal message, when the provider reports one separately from text. */
   refusal?: string;
   /**
+   * The reasoning text the model showed (Anthropic thinking, Responses reasoning summaries, `reasoning_content`
+   * of OpenAI-compatible servers), for display and diagnostics only: what must be sent back on the next turn
+   * travels in `providerData`.
+   */
+  reasoning?: string;
+  /**
    * The model the provider says answered (the response's `model` field: a dated snapshot, or what an
    * OpenAI-compatible server really serves). Calls are priced by it when it has a price (docs/cost.md).
    */

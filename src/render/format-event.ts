@@ -20,14 +20,21 @@ export interface FormatEventOptions {
   totals: RunTotalsSnapshot;
   /** The text streamed (`text_delta`) in each turn so far, so that it is not printed twice. */
   streamedText: ReadonlyMap<number, string>;
+  /** The last text printed was reasoning (`reasoning_delta`): more reasoning continues it, without a label. */
+  reasoningOpen?: boolean;
 }
+
+/** The label before streamed reasoning. */
+const REASONING_LABEL = "thinking: ";
 
 /** Arguments are cut to this many characters (results use `maxResultChars`). */
 const MAX_ARGS_CHARS = 300;
 
 /**
  * The built-in rendering of one event, as terminal text: a line (or a few) ending in `\n`, a streamed
- * `text_delta` as is, or `undefined` for events that show nothing (e.g. a `thought` already streamed).
+ * `text_delta` as is, streamed reasoning dimmed (after a dim "thinking: " label where it starts), or `undefined`
+ * for events that show nothing (e.g. a `thought` already streamed, or `tool_call_delta`: the call is shown
+ * whole by its `action`).
  */
 export function formatEvent(options: FormatEventOptions): string | undefined {
   const { event, style: s, maxResultChars } = options;
@@ -41,6 +48,13 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
       return formatModelCall(event, s, options.totals.turns);
     case "text_delta":
       return event.data.delta === "" ? undefined : event.data.delta;
+    case "reasoning_delta": {
+      const delta = event.data.delta;
+      if (typeof delta !== "string" || delta === "") return undefined;
+      return options.reasoningOpen === true ? s.dim(delta) : s.dim(`${REASONING_LABEL}${delta}`);
+    }
+    case "tool_call_delta":
+      return undefined;
     case "plan": {
       const steps = event.data.steps.map((step, i) =>
         step.type === "tool"

@@ -91,6 +91,8 @@ export class Renderer {
   private readonly totals = new RunTotals();
   private readonly streamedText = new Map<number, string>();
   private midLine = false;
+  /** The type of the last text rendered when it was a streamed delta (text or reasoning), else undefined. */
+  private lastDelta: "text_delta" | "reasoning_delta" | undefined;
 
   constructor(options: RendererOptions = {}) {
     this.style = createAnsiStyle({ enabled: options.color ?? false });
@@ -157,8 +159,12 @@ export class Renderer {
     }
     if (text === undefined || text === "") return undefined;
     if (this.format === "json_lines") return text;
-    if (event.type !== "text_delta" && this.midLine && !text.startsWith("\n")) text = `\n${text}`;
+    const delta = event.type === "text_delta" || event.type === "reasoning_delta" ? event.type : undefined;
+    // Streamed text continues its line; anything else (reasoning after text, text after reasoning) starts anew.
+    const continues = delta !== undefined && (this.lastDelta === undefined || this.lastDelta === delta);
+    if (!continues && this.midLine && !text.startsWith("\n")) text = `\n${text}`;
     this.midLine = !text.endsWith("\n");
+    this.lastDelta = delta;
     return text;
   }
 
@@ -190,6 +196,7 @@ export class Renderer {
               maxResultChars: this.maxResultChars,
               totals,
               streamedText: this.streamedText,
+              reasoningOpen: this.lastDelta === "reasoning_delta",
             }),
     };
   }

@@ -61,12 +61,15 @@ export function toReplayedError(recorded: RecordedError): Error {
 }
 
 /**
- * The stream parts a provider would send for `response`: its text, its refusal, each tool call (start, its
- * raw arguments in one delta, end), its provider data and a `finish`. Folding them with `StreamCollector`
+ * The stream parts a provider would send for `response`: its reasoning, its text, its refusal, each tool call
+ * (start, its raw arguments in one delta, end), its provider data and a `finish`. Folding them with `StreamCollector`
  * gives `response` back.
  */
 export function responseToParts(response: Omit<ModelResponse, "raw">): ModelStreamPart[] {
   const parts: ModelStreamPart[] = [];
+  if (response.reasoning !== undefined && response.reasoning !== "") {
+    parts.push({ type: "reasoning_delta", delta: response.reasoning });
+  }
   if (response.text !== "") parts.push({ type: "text_delta", delta: response.text });
   if (response.refusal !== undefined && response.refusal !== "") {
     parts.push({ type: "refusal_delta", delta: response.refusal });

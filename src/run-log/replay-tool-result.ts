@@ -1,12 +1,14 @@
 import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
+import { contentText, type MessageContent } from "../models/content-part.js";
+import { toolContent } from "../tools/tool-content.js";
 import { type RecordedToolFailure, timeoutOf } from "./tool-failure.js";
 
 /** A recorded tool call result, as a run log holds it (a journal's or a trace's `tool_result`). */
 export interface RecordedToolResult {
   /** False when the call failed. */
   ok: boolean;
-  /** The text the model was sent (or, when `ok`, the tool's result). */
-  content: string;
+  /** What the model was sent: the tool's result when `ok` (text or content parts), else the error text. */
+  content: MessageContent;
   /** With `ok: false`: how the call failed. A failure without it cannot be replayed (see below). */
   failure?: RecordedToolFailure | undefined;
 }
@@ -46,15 +48,18 @@ function unserialisable(failure: RecordedToolFailure): { toJSON: () => never } {
 
 /**
  * What a stand-in tool's `execute` does so that the tool executor reports a recorded result again, with the
- * same text, without running the tool: the recorded content when `ok`; for a failure, the recorded error
- * thrown again (`threw`), a value that fails to serialise with the recorded error (`unserialisable`), or a
- * timeout waited out or thrown (see {@link ReplayToolResultOptions.waitOutTimeout}). The one replay path of
- * recorded tool calls: a durable run's resume and a trace's replay both answer calls with it. A failure with
- * no `failure` is thrown as an `Error` whose message is the recorded content.
+ * same text, without running the tool: the recorded content when `ok` (content parts as `toolContent`, so
+ * the model gets the same images and files); for a failure, the recorded error thrown again (`threw`), a
+ * value that fails to serialise with the recorded error (`unserialisable`), or a timeout waited out or thrown
+ * (see {@link ReplayToolResultOptions.waitOutTimeout}). The one replay path of recorded tool calls: a durable
+ * run's resume and a trace's replay both answer calls with it. A failure with no `failure` is thrown as an
+ * `Error` whose message is the recorded content.
  */
 export function replayToolResult({ recorded, waitOutTimeout, toolName }: ReplayToolResultOptions): unknown {
-  if (recorded.ok) return recorded.content;
-  const failure = recorded.failure ?? { how: "threw", type: "Error", message: recorded.content };
+  const { content } = recorded;
+  // Parts are handed back as `toolContent`, so the executor sends the same parts (images included).
+  if (recorded.ok) return typeof content === "string" ? content : toolContent(content);
+  const failure = recorded.failure ?? { how: "threw", type: "Error", message: contentText(content) };
   if (failure.how === "unserialisable") return unserialisable(failure);
   if (failure.how === "timed_out" && waitOutTimeout !== undefined) {
     const signal = waitOutTimeout;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../models/message.js";
 import { createRedactor } from "./redactor.js";
+import type { JsonValue } from "./session-store.js";
 
 const redactor = createRedactor();
 const text = (input: string) => redactor.redactText(input);
@@ -136,6 +137,27 @@ describe("createRedactor: messages and values", () => {
     expect(redactor.redactMessage({ role: "system", content: "plain" })).toEqual({
       role: "system",
       content: "plain",
+    });
+  });
+
+  it("redactValue keeps the base64 data of image and file parts, which a pattern can match by chance", () => {
+    // Valid base64 that happens to hold a Google API key's shape (`AIza` + 35 characters, after a `/`).
+    const data = `AAAA/AIza${"B".repeat(35)}/AAAA`;
+    const value: JsonValue = {
+      content: [
+        { type: "image", data, mediaType: "image/png" },
+        { type: "file", data, mediaType: "application/pdf" },
+        { type: "text", text: data },
+        { type: "image", data: "mail a@b.co" },
+      ],
+    };
+    expect(redactor.redactValue(value)).toEqual({
+      content: [
+        { type: "image", data, mediaType: "image/png" },
+        { type: "file", data, mediaType: "application/pdf" },
+        { type: "text", text: "AAAA/[REDACTED:google_api_key]/AAAA" },
+        { type: "image", data: "mail [REDACTED:email]" },
+      ],
     });
   });
 

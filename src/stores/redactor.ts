@@ -30,8 +30,19 @@ export interface Redactor {
    * `providerData` is opaque data the provider needs back unchanged, so it is kept as it is.
    */
   redactMessage(message: Message): Message;
-  /** A redacted deep copy of a JSON value (strings redacted; values under secret-looking keys replaced). */
+  /**
+   * A redacted deep copy of a JSON value (strings redacted; values under secret-looking keys replaced). The
+   * base64 `data` of an image or file part (`{ type: "image" | "file", data }`) is kept as it is.
+   */
   redactValue(value: JsonValue): JsonValue;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** An inline image or file part (`{ type: "image" | "file", data: <base64> }`), in a message or a record. */
+function isInlineMedia(value: object): boolean {
+  const { type, data } = value as { type?: unknown; data?: unknown };
+  return (type === "image" || type === "file") && typeof data === "string" && BASE64.test(data);
 }
 
 /** The shortest text any default pattern can match (`a@b.cc`). */
@@ -90,8 +101,11 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) return value;
       const out: { [key: string]: unknown } = {};
+      const media = isInlineMedia(value);
       for (const [key, item] of Object.entries(value)) {
-        out[key] = redactUnknown(item, useDefaults && SECRET_KEY_NAME.test(key));
+        // An image's or a file's base64 data is not text: a pattern matching by chance would corrupt it.
+        out[key] =
+          media && key === "data" ? item : redactUnknown(item, useDefaults && SECRET_KEY_NAME.test(key));
       }
       return out;
     }

@@ -31,5 +31,6 @@ export {
   tool,
   type ZodToolOptions,
 } from "./tool.js";
+export { type ToolContent, toolContent } from "./tool-content.js";
 export { ToolRegistry, type ToolRegistryExecuteContext } from "./tool-registry.js";
 export { type ValidateJsonSchemaOptions, validateJsonSchema } from "./validate-json-schema.js";

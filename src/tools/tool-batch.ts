@@ -3,6 +3,7 @@ import { ToolArgumentsError } from "../errors/tool-arguments-error.js";
 import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../errors/tool-execution-error.js";
 import { ToolNotFoundError } from "../errors/tool-not-found-error.js";
 import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
+import type { MessageContent } from "../models/content-part.js";
 import type { ToolCall } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
@@ -272,7 +273,7 @@ export class ToolBatch {
 
   private succeed(run: CallRun, value: unknown): void {
     if (run.done) return;
-    let content: string;
+    let content: MessageContent;
     try {
       content = formatToolResult(value);
     } catch (error) {

@@ -1,3 +1,5 @@
+import type { MessageContent } from "../models/content-part.js";
+
 /** The result of one tool call. */
 export interface ToolOutcome {
   /** The id of the call this answers. */
@@ -6,8 +8,11 @@ export interface ToolOutcome {
   toolName: string;
   /** True when the tool ran and returned a serialisable value. */
   ok: boolean;
-  /** The text sent to the model: the result, or an error it can act on. Truncated to the result limit. */
-  content: string;
+  /**
+   * What the model is sent: the result (text, or content parts when the tool returned `toolContent`), or an
+   * error text it can act on. Text is truncated to the result limit.
+   */
+  content: MessageContent;
   /** The tool's raw return value, when `ok`. */
   value?: unknown;
   /** Why the call failed, when not `ok`: `type` is the error class (`ToolTimeoutError`, `AbortError`, ...). */

@@ -1,4 +1,5 @@
 import { TraceError } from "../errors/trace-error.js";
+import { contentText } from "../models/content-part.js";
 import { replayToolResult } from "../run-log/replay-tool-result.js";
 import {
   parseToolFailure,
@@ -6,6 +7,7 @@ import {
   timeoutOf,
   toolFailureText,
 } from "../run-log/tool-failure.js";
+import { describeContent } from "../tools/describe-content.js";
 import type { Tool, ToolContext } from "../tools/tool.js";
 import type { Trace, TraceToolResult } from "./trace-types.js";
 
@@ -28,7 +30,8 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
  * read from the text instead). Undefined when the failure cannot be reproduced.
  */
 function failureOf(name: string, recorded: TraceToolResult): RecordedToolFailure | undefined {
-  const { failure, result } = recorded;
+  const { failure } = recorded;
+  const result = contentText(recorded.result);
   if (failure !== undefined && toolFailureText({ tool: name, failure }) === result) return failure;
   return parseToolFailure({ tool: name, text: result });
 }
@@ -39,7 +42,7 @@ function replayRecorded(name: string, recorded: TraceToolResult, ctx: ToolContex
   const failure = failureOf(name, recorded);
   if (failure === undefined) {
     throw new TraceError({
-      message: `Replay cannot reproduce the recorded failure of tool call ${recorded.toolCallId}: ${recorded.result}`,
+      message: `Replay cannot reproduce the recorded failure of tool call ${recorded.toolCallId}: ${describeContent(recorded.result)}`,
     });
   }
   return replayToolResult({
@@ -67,7 +70,7 @@ export function recordedTools({ tools, trace, onMissing }: RecordedToolsOptions)
     const queue = results.get(record.data.toolCallId);
     if (queue === undefined) results.set(record.data.toolCallId, [record.data]);
     else queue.push(record.data);
-    const timeoutMs = record.data.ok ? undefined : timeoutOf(record.data.result);
+    const timeoutMs = record.data.ok ? undefined : timeoutOf(contentText(record.data.result));
     if (timeoutMs !== undefined) timeouts.set(record.data.toolName, timeoutMs);
   }
   return tools.map((original) => {

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { TraceError } from "../errors/trace-error.js";
 import { createRedactor, type Redactor } from "../stores/redactor.js";
 import { redactTrace } from "./redact-trace.js";
+import { blobOf, readTraceLine, TRACE_BLOB_TYPE, writeTraceLines } from "./trace-blobs.js";
 import { TRACE_RECORD_KINDS, TRACE_VERSION, type Trace, type TraceRecord } from "./trace-types.js";
 import { upgradeTrace } from "./upgrade-trace.js";
 
@@ -26,8 +27,10 @@ export interface SaveTraceOptions {
 }
 
 /**
- * Writes `trace` to `path` as JSON Lines: a header `{"type":"agentloop-trace","version":2}`, then one record
- * per line, in order. Replaces the file if it exists. {@link loadTrace} reads it back unchanged, except for
+ * Writes `trace` to `path` as JSON Lines: a header `{"type":"agentloop-trace","version":2}` (with
+ * `"blobs":true` when there are blob lines), then one line per distinct inline image or file of 1 KiB or more (`{"type":"agentloop-blob","id":"sha256:…","data":…}`,
+ * which the records refer to as `"@blob:sha256:…"`: a screenshot is written once, not with every later model
+ * request), then one record per line, in order. Replaces the file if it exists. {@link loadTrace} reads it back unchanged, except for
  * what was redacted (see {@link SaveTraceOptions.redact}; a redacted trace verifies and replays).
  */
 export async function saveTrace(options: SaveTraceOptions): Promise<void> {
@@ -40,15 +43,25 @@ export async function saveTrace(options: SaveTraceOptions): Promise<void> {
   const { trace, path, redact = true } = options;
   const saved =
     redact === false ? trace : redactTrace({ trace, redactor: redact === true ? createRedactor() : redact });
-  const lines = [JSON.stringify({ type: TRACE_FILE_TYPE, version: saved.version })];
-  for (const record of saved.records) lines.push(JSON.stringify(record));
+  const { blobs, records } = writeTraceLines(saved.records);
+  const header = { type: TRACE_FILE_TYPE, version: saved.version, ...(blobs.length > 0 && { blobs: true }) };
+  const lines = [JSON.stringify(header), ...blobs, ...records];
   await writeFile(path, `${lines.join("\n")}\n`, "utf8");
 }
 
-function parseLine(line: string, lineNumber: number, path: string): unknown {
+/** How a blob line starts (it is written with `type` first). */
+const BLOB_LINE_START = `{"type":${JSON.stringify(TRACE_BLOB_TYPE)},`;
+
+function parseLine(
+  line: string,
+  lineNumber: number,
+  path: string,
+  blobs?: ReadonlyMap<string, string>,
+): unknown {
   try {
-    return JSON.parse(line);
+    return readTraceLine({ line, blobs, where: `${path}:${lineNumber}` });
   } catch (error) {
+    if (TraceError.isInstance(error)) throw error;
     throw new TraceError({
       message: `${path}:${lineNumber} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
       cause: error,
@@ -101,11 +114,11 @@ function checkRecord(value: unknown, lineNumber: number, path: string): TraceRec
 }
 
 /**
- * Reads a trace written by {@link saveTrace}. Rejects with {@link TraceError} when the file is not a trace
- * (wrong header, a line that is not JSON or not a record) or was written by a newer version. Does not verify
- * the hash chain: call `verifyTrace` (`replay` does). A trace written by agentloop 0.1 is read in the current
- * shape (see `upgradeTrace`) when its hash chain verifies; its chain is then computed anew over the upgraded
- * records.
+ * Reads a trace written by {@link saveTrace} (blob references replaced by their data). Rejects with
+ * {@link TraceError} when the file is not a trace (wrong header, a line that is not JSON or not a record, a
+ * reference to a missing blob) or was written by a newer version. Does not verify the hash chain: call
+ * `verifyTrace` (`replay` does). A trace written by agentloop 0.1 is read in the current shape (see
+ * `upgradeTrace`) when its hash chain verifies; its chain is then computed anew over the upgraded records.
  */
 export async function loadTrace(path: string): Promise<Trace> {
   const text = await readFile(path, "utf8");
@@ -123,10 +136,17 @@ export async function loadTrace(path: string): Promise<Trace> {
   }
   const version = checkHeader(header, path);
   const records: TraceRecord[] = [];
+  // Blob references are read only in a file that says it has blobs.
+  const blobs = (header as { blobs?: unknown }).blobs === true ? new Map<string, string>() : undefined;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === "") continue;
-    records.push(checkRecord(parseLine(line, i + 1, path), i + 1, path));
+    const blob =
+      blobs !== undefined && line.startsWith(BLOB_LINE_START)
+        ? blobOf(parseLine(line, i + 1, path))
+        : undefined;
+    if (blob !== undefined) blobs?.set(blob.id, blob.data);
+    else records.push(checkRecord(parseLine(line, i + 1, path, blobs), i + 1, path));
   }
   return upgradeTrace({ version, records });
 }

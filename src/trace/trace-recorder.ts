@@ -6,6 +6,7 @@ import type { Message } from "../models/message.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { toRecordedError, toRecordedRequest, toRecordedResponse } from "../run-log/recorded-model-call.js";
+import { observationContent } from "../tools/observation-content.js";
 import { canonicalJson, RawJson } from "../util/canonical-json.js";
 import { hashRecord } from "./hash-record.js";
 import { toolFailureOf } from "./tool-failure-of.js";
@@ -37,10 +38,11 @@ export interface TraceRecorderOptions {
 /**
  * Records one run as a {@link Trace}. Construction writes the `meta` record; {@link TraceRecorder.wrapModel}
  * gives a model that records each request and its response (or error); {@link TraceRecorder.recordEvent}
- * records the run's events (and, for `observation` events, a `tool_result` record, with the structured
- * `failure` of a tool that threw, returned an unserialisable value or timed out); `finish` returns the
- * trace. Each record is hashed once, when it is added; a message is serialised once however many requests
- * repeat it. Records added after `finish` are ignored.
+ * records the run's events (and, for `observation` events, a `tool_result` record: the result as the model
+ * got it, content parts included, with the structured `failure` of a tool that threw, returned an
+ * unserialisable value or timed out); `finish` returns the trace. Each record is hashed once, when it is
+ * added; a message is serialised once however many requests repeat it. Records added after `finish` are
+ * ignored.
  *
  * @example
  * const recorder = new TraceRecorder({ input, messages: [], model: "openai:gpt-4o-mini", tools: [] });
@@ -123,7 +125,15 @@ export class TraceRecorder {
     if (event.type === "observation") {
       const { toolCallId, toolName, ok, result, error } = event.data;
       const failure = ok ? undefined : toolFailureOf({ tool: toolName, result, error });
-      this.appendCopy("tool_result", { toolCallId, toolName, ok, result, ...(failure && { failure }) });
+      // The event has the result as text; a result with content parts is recorded as its parts.
+      const content = observationContent(event.data) ?? result;
+      this.appendCopy("tool_result", {
+        toolCallId,
+        toolName,
+        ok,
+        result: content,
+        ...(failure && { failure }),
+      });
     }
   }
 

@@ -60,8 +60,12 @@ export interface TraceToolResult {
   toolName: string;
   /** False when the call failed; `result` is then the error text the model was sent. */
   ok: boolean;
-  /** The text the model was sent (after truncation). */
-  result: string;
+  /**
+   * What the model was sent (after truncation): text, or content parts when the tool returned `toolContent`
+   * (images and files inline, base64, so a replay sends the same). Always text in traces recorded before
+   * agentloop 0.2.
+   */
+  result: MessageContent;
   /**
    * With `ok: false`, when the tool itself failed (it threw, returned a value JSON cannot hold, or timed out):
    * how, so a replay reproduces it (the journal of a durable run records failures in the same shape).

@@ -12,7 +12,7 @@ import { publicEntries, REPO_ROOT, readPackageJson } from "./package-consumer.js
 const ENTRIES = publicEntries(readPackageJson());
 const LIST = join(REPO_ROOT, "test", "package", "public-api.txt");
 /** The most names (values and types) the root entry may export: advanced pieces belong in a subpath. */
-const MAX_ROOT_NAMES = 90;
+const MAX_ROOT_NAMES = 100;
 
 /** `entry name (value|type)` for every export of every entry point, sorted. */
 function readPublicApi(): string[] {

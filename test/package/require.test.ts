@@ -18,10 +18,7 @@ const pkg = readPackageJson();
 const specifiers = publicSpecifiers(pkg);
 // What npm would install beside agentloop: its dependencies and the optional peers the subpaths load.
 const installed = [
-  "@cfworker/json-schema",
-  "eventsource-parser",
-  "ipaddr.js",
-  "jsep",
+  ...Object.keys((pkg as { dependencies?: Record<string, string> }).dependencies ?? {}),
   "zod",
   "ioredis",
   "pg",

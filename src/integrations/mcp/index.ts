@@ -10,6 +10,7 @@ export {
   formatMcpResult,
   type McpCallResult,
   type McpContentBlock,
+  mcpResultContent,
 } from "./format-mcp-result.js";
 export { DEFAULT_MCP_TIMEOUT_MS } from "./mcp-connection.js";
 export type {

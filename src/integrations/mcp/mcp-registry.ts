@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { checkToolSecrets } from "../../tools/check-tool-secrets.js";
 import type { Tool } from "../../tools/tool.js";
+import { formatMcpResult } from "./format-mcp-result.js";
 import { DEFAULT_MCP_TIMEOUT_MS } from "./mcp-connection.js";
 import type { McpToolsOptions } from "./mcp-options.js";
 import { callMcpTool, type McpToolSet, mcpToolBinding, mcpTools } from "./mcp-tools.js";
@@ -161,12 +162,13 @@ export class McpRegistry {
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
       throw new InvalidArgumentError({ argument: "args", message: "expected an object of arguments" });
     }
-    return callMcpTool({
+    const result = await callMcpTool({
       binding,
       args,
       signal: options.signal,
       timeoutMs: binding.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
     });
+    return formatMcpResult({ result });
   }
 
   /**

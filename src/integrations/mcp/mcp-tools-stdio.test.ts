@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent.js";
 import { AbortError } from "../../errors/abort-error.js";
@@ -78,25 +79,28 @@ describe("mcpTools over stdio (server-everything)", () => {
     expect(result.toolCalls.map((call) => call.ok)).toEqual([true, true]);
   });
 
-  it("converts images, structured content and embedded resources to text", async () => {
+  it("sends images and binary resources as content parts, the rest as text", async () => {
     const registry = new ToolRegistry({ tools: set.tools });
     const image = await registry.execute("everything_get-tiny-image", {});
     expect(image.ok).toBe(true);
-    const lines = image.content.split("\n");
-    expect(lines[0]).toBe("Here's the image you requested:");
-    expect(lines[1]).toMatch(/^\[image: image\/png, \d+ bytes\]$/);
-    expect(lines[2]).toBe("The image above is the MCP logo.");
+    expect(image.content).toEqual([
+      { type: "text", text: "Here's the image you requested:" },
+      { type: "image", data: expect.stringMatching(/^iVBORw0KGgo/), mediaType: "image/png" },
+      { type: "text", text: "The image above is the MCP logo." },
+    ]);
+    const png = Buffer.from((image.content[1] as { data: string }).data, "base64");
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
 
     const weather = await registry.execute("everything_get-structured-content", { location: "Chicago" });
     expect(weather.ok).toBe(true);
-    expect(JSON.parse(weather.content)).toEqual({
+    expect(JSON.parse(weather.content as string)).toEqual({
       temperature: 36,
       conditions: "Light rain / drizzle",
       humidity: 82,
     });
 
     const text = await registry.execute("everything_get-resource-reference", { resourceId: 2 });
-    expect(text.content.split("\n")).toEqual([
+    expect((text.content as string).split("\n")).toEqual([
       "Returning resource reference for Resource 2:",
       expect.stringContaining("Resource 2"),
       "You can access this resource using the URI: demo://resource/dynamic/text/2",
@@ -105,14 +109,55 @@ describe("mcpTools over stdio (server-everything)", () => {
       resourceType: "Blob",
       resourceId: 1,
     });
-    expect(blob.content).toMatch(
-      /^\[resource: demo:\/\/resource\/dynamic\/blob\/1, text\/plain, \d+ bytes\]$/m,
-    );
+    expect(blob.content).toEqual([
+      { type: "text", text: "Returning resource reference for Resource 1:" },
+      { type: "file", data: expect.any(String), mediaType: "text/plain", filename: "1" },
+      { type: "text", text: "You can access this resource using the URI: demo://resource/dynamic/blob/1" },
+    ]);
+    const file = (blob.content as Array<{ data?: string }>)[1]?.data ?? "";
+    expect(Buffer.from(file, "base64").toString("utf8")).toContain("Resource 1");
 
     const links = await registry.execute("everything_get-resource-links", { count: 2 });
     expect(links.content).toContain(
       "[resource link: Blob Resource 1, demo://resource/dynamic/blob/1, text/plain]",
     );
+  });
+
+  it("gives the model the server's image in the tool message, and the gzip resource as a file", async () => {
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { name: "everything_get-tiny-image", arguments: {} },
+          {
+            name: "everything_gzip-file-as-resource",
+            arguments: {
+              name: "hello.txt.gz",
+              data: "data:text/plain;base64,aGVsbG8=",
+              outputType: "resource",
+            },
+          },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const result = await new Agent({ model, tools: set.tools }).run("look");
+    expect(result.text).toBe("done");
+    const [image, gzip] = toolMessages(model, 1);
+    expect(image?.content).toEqual([
+      { type: "text", text: "Here's the image you requested:" },
+      { type: "image", data: expect.stringMatching(/^iVBORw0KGgo/), mediaType: "image/png" },
+      { type: "text", text: "The image above is the MCP logo." },
+    ]);
+    expect(gzip?.content).toEqual([
+      { type: "file", data: expect.any(String), mediaType: "application/gzip", filename: "hello.txt.gz" },
+    ]);
+    const gzipParts = (gzip?.content ?? []) as Array<{ data?: string }>;
+    const gz = Buffer.from(gzipParts[0]?.data ?? "", "base64");
+    expect(gunzipSync(gz).toString("utf8")).toBe("hello");
+    // The observation (what logs and renderers show) names the image; it never holds its data.
+    const observed = result.toolCalls.map((call) => call.result);
+    expect(observed[0]).toMatch(/^Here's the image you requested:\n\[image image\/png, \d+(\.\d)? [KB]+\]\n/);
+    expect(observed[1]).toMatch(/^\[file hello\.txt\.gz, application\/gzip, \d+ B\]$/);
   });
 
   it("throws isError results as McpToolError, which the model receives as a failed tool call", async () => {

@@ -2,7 +2,8 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { McpToolError } from "../../errors/mcp-tool-error.js";
 import type { JsonSchema } from "../../models/model.js";
 import { type JsonSchemaToolOptions, type Tool, tool } from "../../tools/tool.js";
-import { formatMcpResult } from "./format-mcp-result.js";
+import { type ToolContent, toolContent } from "../../tools/tool-content.js";
+import { formatMcpResult, type McpCallResult, mcpResultContent } from "./format-mcp-result.js";
 import { DEFAULT_MCP_TIMEOUT_MS, McpConnection, type McpToolInfo, NO_MCP_TIMEOUT } from "./mcp-connection.js";
 import type { McpServerInfo, McpToolsOptions } from "./mcp-options.js";
 import { mcpToolName } from "./mcp-tool-name.js";
@@ -50,11 +51,17 @@ export interface CallMcpToolOptions {
 }
 
 /**
- * Calls an MCP tool and resolves with its result as text (see {@link formatMcpResult}). Rejects with
- * {@link McpToolError} for an `isError: true` result (its text is the message), a protocol error or a
- * timeout; with `McpConnectionError` when the server is gone; with `AbortError` when `signal` aborts.
+ * Calls an MCP tool and resolves with its result (see {@link formatMcpResult} for its text,
+ * {@link mcpResultContent} for what a model is sent). Rejects with {@link McpToolError} for an
+ * `isError: true` result (its text is the message), a protocol error or a timeout; with
+ * `McpConnectionError` when the server is gone; with `AbortError` when `signal` aborts.
  */
-export async function callMcpTool({ binding, args, signal, timeoutMs }: CallMcpToolOptions): Promise<string> {
+export async function callMcpTool({
+  binding,
+  args,
+  signal,
+  timeoutMs,
+}: CallMcpToolOptions): Promise<McpCallResult> {
   const { connection, mcpName } = binding;
   const result = await connection.callTool({
     name: mcpName,
@@ -62,10 +69,17 @@ export async function callMcpTool({ binding, args, signal, timeoutMs }: CallMcpT
     signal,
     timeoutMs: Math.min(timeoutMs, NO_MCP_TIMEOUT),
   });
-  const text = formatMcpResult({ result });
-  if (result.isError === true)
-    throw new McpToolError({ toolName: mcpName, server: connection.server, message: text });
-  return text;
+  if (result.isError === true) {
+    const message = formatMcpResult({ result });
+    throw new McpToolError({ toolName: mcpName, server: connection.server, message });
+  }
+  return result;
+}
+
+/** What an agentloop tool made by {@link mcpTools} returns: text, or `toolContent` with images and files. */
+function toolResultOf(result: McpCallResult): string | ToolContent {
+  const content = mcpResultContent({ result });
+  return typeof content === "string" ? content : toolContent(content);
 }
 
 /** The server's input schema as agentloop parameters: a copy with top-level `type: "object"` and `properties`. */
@@ -88,7 +102,11 @@ function toolParameters({ info, server }: { info: McpToolInfo; server: string })
  * `tool(options)`, with a schema the validator cannot check (an unresolvable `$ref`, an invalid `pattern`)
  * reported as the server's problem, with the way out.
  */
-function toolOf(info: McpToolInfo, server: string, options: JsonSchemaToolOptions<string>): Tool {
+function toolOf(
+  info: McpToolInfo,
+  server: string,
+  options: JsonSchemaToolOptions<string | ToolContent>,
+): Tool {
   try {
     return tool(options);
   } catch (error) {
@@ -171,14 +189,16 @@ function createTools(
       parameters: toolParameters({ info, server }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       needsApproval: gated(info.name),
-      execute: (args, ctx) =>
-        callMcpTool({
+      execute: async (args, ctx) => {
+        const result = await callMcpTool({
           binding,
           args,
           signal: ctx.signal,
           // Without a timeout of its own the tool runs under the executor's, which aborts ctx.signal.
           timeoutMs: options.timeoutMs ?? Number.POSITIVE_INFINITY,
-        }),
+        });
+        return toolResultOf(result);
+      },
     });
     bindings.set(created, binding);
     return created;
@@ -192,8 +212,8 @@ function createTools(
  *
  * Each tool is named `prefix + name` (sanitised to `^[a-zA-Z0-9_-]{1,64}$`), described by the server's
  * description and validated against its input schema. A call runs `tools/call` with the tool's `ctx.signal`
- * (an agentloop timeout or abort cancels the MCP request) and resolves with the result as text (see
- * `formatMcpResult`). `isError` results, protocol errors and MCP timeouts throw {@link McpToolError}; a
+ * (an agentloop timeout or abort cancels the MCP request) and resolves with the result: text, or content
+ * parts when the server returned images or binary resources (see `mcpResultContent`). `isError` results, protocol errors and MCP timeouts throw {@link McpToolError}; a
  * server that is gone throws `McpConnectionError` — for the call in flight as soon as the process exits or
  * the HTTP endpoint stops answering, and at once for every later call. The executor reports both to the model.
  *

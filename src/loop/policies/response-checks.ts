@@ -30,7 +30,11 @@ export class ResponseChecks {
    */
   accept(response: ModelResponse): ModelResponse {
     if (isBlank(response.text) && response.toolCalls.length === 0 && isBlank(response.refusal)) {
-      throw new EmptyResponseError({ finishReason: response.finishReason.unified, model: this.modelName });
+      throw new EmptyResponseError({
+        finishReason: response.finishReason.unified,
+        model: this.modelName,
+        reasoningOnly: !isBlank(response.reasoning),
+      });
     }
     const toolCalls = refuseDeepArguments(response.toolCalls);
     return toolCalls === response.toolCalls ? response : { ...response, toolCalls };

@@ -81,10 +81,15 @@ describe.each([false, true])("Agent over the Anthropic provider (stream: %s)", (
     expect(first?.headers["anthropic-version"]).toBe("2023-06-01");
     expect(Boolean(first?.body?.stream)).toBe(streaming);
     expect(first?.body?.max_tokens).toBe(4096);
-    expect(second?.body?.system).toBe("Be brief.");
+    // Prompt caching is on by default: the system prompt and the last block carry a breakpoint.
+    const breakpoint = { type: "ephemeral" };
+    expect(second?.body?.system).toEqual([{ type: "text", text: "Be brief.", cache_control: breakpoint }]);
     const messages = second?.body?.messages ?? [];
     expect(messages).toHaveLength(3);
-    expect(messages[0]).toEqual({ role: "user", content: "Define loop and agent." });
+    // The first request's last block keeps its breakpoint (a read of the first turn's cache entry).
+    const marked = { type: "text", text: "Define loop and agent.", cache_control: breakpoint };
+    expect(first?.body?.messages).toEqual([{ role: "user", content: [marked] }]);
+    expect(messages[0]).toEqual({ role: "user", content: [marked] });
     // The thinking block (signature included) and every other block come back exactly as received.
     expect(messages[1]).toEqual({ role: "assistant", content: turn1Blocks });
     expect(JSON.stringify(messages[1])).toBe(JSON.stringify({ role: "assistant", content: turn1Blocks }));
@@ -92,7 +97,12 @@ describe.each([false, true])("Agent over the Anthropic provider (stream: %s)", (
       role: "user",
       content: [
         { type: "tool_result", tool_use_id: "toolu_a", content: "definition of loop" },
-        { type: "tool_result", tool_use_id: "toolu_b", content: "definition of agent" },
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_b",
+          content: "definition of agent",
+          cache_control: breakpoint,
+        },
       ],
     });
     // Whole-prompt usage: input_tokens + cache reads (+ cache writes) per call.

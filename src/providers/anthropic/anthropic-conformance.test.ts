@@ -9,6 +9,7 @@ import {
   expectFolded,
   NOCK_PARALLEL_EXPECTED,
   NONSTREAM_EXPECTED,
+  REQUEST_FIXTURES,
   STREAM_EXPECTED,
 } from "./test-utils/expected-results.js";
 import {
@@ -18,6 +19,7 @@ import {
   readNockEntries,
   streamBody,
 } from "./test-utils/fixtures.js";
+import { ANTHROPIC_OUTPUT_FIXTURES } from "./test-utils/output-fixtures.js";
 
 const request: ModelRequest = { messages: [{ role: "user", content: "hi" }] };
 
@@ -37,7 +39,9 @@ describe("Anthropic Messages fixtures: conformance", () => {
       ...Object.keys(STREAM_EXPECTED),
       ...Object.keys(NONSTREAM_EXPECTED),
       ...ERROR_FIXTURES,
+      ...REQUEST_FIXTURES,
       NOCK_FIXTURE,
+      ...ANTHROPIC_OUTPUT_FIXTURES,
     ].sort();
     expect(listFixtures()).toEqual(covered);
   });
@@ -76,7 +80,13 @@ describe("Anthropic Messages fixtures: conformance", () => {
       },
       {
         type: "finish",
-        usage: { inputTokens: 377, outputTokens: 65, totalTokens: 442, cachedInputTokens: 0 },
+        usage: {
+          inputTokens: 377,
+          outputTokens: 65,
+          totalTokens: 442,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+        },
         finishReason: { unified: "tool_calls", raw: "tool_use" },
         model: "claude-sonnet-4-20250514",
       },

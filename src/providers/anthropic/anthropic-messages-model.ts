@@ -5,8 +5,9 @@ import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
-import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
+import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import type { AnthropicWireCacheControl } from "./add-cache-breakpoints.js";
 import { buildAnthropicBody } from "./build-anthropic-body.js";
 import { isRetryableAnthropicStatus, parseAnthropicErrorBody } from "./parse-anthropic-error.js";
 import { parseAnthropicMessage } from "./parse-anthropic-message.js";
@@ -30,6 +31,10 @@ export interface AnthropicMessagesModelConfig {
   /** The `anthropic-version` header. */
   anthropicVersion: string;
   extraBody?: Record<string, unknown> | undefined;
+  /** Whether the model takes `ModelRequest.output` natively (`capabilities.structuredOutput`). Default true. */
+  structuredOutput?: boolean | undefined;
+  /** The prompt-cache breakpoint placed on tools, system and the last message; undefined: caching off. */
+  cacheControl?: AnthropicWireCacheControl | undefined;
 }
 
 /**
@@ -41,6 +46,8 @@ export class AnthropicMessagesModel extends HttpModel {
   readonly provider = "anthropic";
   /** The model id sent as `model`, e.g. "claude-haiku-4-5". */
   readonly modelId: string;
+  /** `structuredOutput`: `request.output` goes out as `output_config.format` (`createAnthropic` option). */
+  readonly capabilities: ModelCapabilities;
   private readonly config: AnthropicMessagesModelConfig;
   /** The endpoint as requests use it (credentials included, if the base URL has any). */
   private readonly url: string;
@@ -55,6 +62,7 @@ export class AnthropicMessagesModel extends HttpModel {
     super();
     this.modelId = modelId;
     this.config = config;
+    this.capabilities = { structuredOutput: config.structuredOutput !== false };
     this.url = `${config.baseURL}/messages`;
     this.shownUrl = displayUrl(this.url);
     this.limits = config.limits ?? DEFAULT_RESPONSE_LIMITS;
@@ -95,6 +103,7 @@ export class AnthropicMessagesModel extends HttpModel {
         defaultMaxOutputTokens: config.defaultMaxOutputTokens,
         extraBody: config.extraBody,
         stream,
+        cacheControl: config.cacheControl,
       }),
       retry: config.retry,
       timeoutMs: config.timeoutMs,

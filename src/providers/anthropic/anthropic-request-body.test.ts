@@ -25,7 +25,11 @@ afterEach(async () => {
 /** Sends `request` to a server answering nonstream-text.json and returns the request body it received. */
 async function sentBody(
   request: ModelRequest,
-  options: { defaultMaxOutputTokens?: number; extraBody?: Record<string, unknown> } = {},
+  options: {
+    defaultMaxOutputTokens?: number;
+    extraBody?: Record<string, unknown>;
+    promptCaching?: "auto" | "off";
+  } = {},
 ) {
   server = await startFixtureServer({
     body: readFixture("nonstream-text.json"),
@@ -60,7 +64,7 @@ describe("Anthropic request body", () => {
         temperature: 0.2,
         providerOptions: { top_k: 5, stop_sequences: ["```"] },
       },
-      { extraBody: { top_k: 1, metadata: { user_id: "u-1" } } },
+      { extraBody: { top_k: 1, metadata: { user_id: "u-1" } }, promptCaching: "off" },
     );
     expect(body).toEqual({
       model: "claude-haiku-4-5",

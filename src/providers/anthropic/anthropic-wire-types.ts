@@ -23,12 +23,31 @@ export interface AnthropicWireToolUseBlock {
   input: Record<string, unknown>;
 }
 
-/** A `tool_result` block (sent in a user message). */
+/** A `tool_result` block (sent in a user message): text, or `text` / `image` / `document` blocks. */
 export interface AnthropicWireToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
-  content: string;
+  content: string | AnthropicWireBlock[];
   is_error?: boolean;
+}
+
+/** An `image` block: inline (`base64`, PNG/JPEG/GIF/WebP) or by `url`. */
+export interface AnthropicWireImageBlock {
+  type: "image";
+  source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string };
+}
+
+/**
+ * A `document` block: a PDF inline (`base64`) or by `url`, or plain text (`{type:"text", media_type:
+ * "text/plain", data}` with the text itself). `title` is shown to the model.
+ */
+export interface AnthropicWireDocumentBlock {
+  type: "document";
+  source:
+    | { type: "base64"; media_type: "application/pdf"; data: string }
+    | { type: "url"; url: string }
+    | { type: "text"; media_type: "text/plain"; data: string };
+  title?: string;
 }
 
 /** A message as the API expects it: strictly alternating `user` / `assistant` roles. */

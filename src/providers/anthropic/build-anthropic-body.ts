@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import type { ModelRequest } from "../../models/model.js";
+import { addAnthropicOutputFormat } from "./add-anthropic-output-format.js";
+import { type AnthropicWireCacheControl, addCacheBreakpoints, systemTexts } from "./add-cache-breakpoints.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { convertToAnthropicToolChoice, convertToAnthropicTools } from "./convert-to-anthropic-tools.js";
 
@@ -13,6 +15,8 @@ export interface BuildAnthropicBodyOptions {
   extraBody?: Record<string, unknown> | undefined;
   /** Adds `stream: true`. */
   stream: boolean;
+  /** The prompt-cache breakpoint to place (see `addCacheBreakpoints`); undefined: none (`promptCaching: "off"`). */
+  cacheControl?: AnthropicWireCacheControl | undefined;
 }
 
 /**
@@ -23,7 +27,10 @@ export interface BuildAnthropicBodyOptions {
  * `disable_parallel_tool_use` for `parallelToolCalls: false`) only together with tools. Precedence: the
  * converted request, then `extraBody`, then `request.providerOptions` (the last wins) — use them for
  * `thinking`, `stop_sequences`, `top_k`, `metadata`, or a block-form `system` with `cache_control`. `stream` is
- * forced on for streaming and removed otherwise; `messages` and `tools` cannot be overridden.
+ * forced on for streaming and removed otherwise; `messages` and `tools` cannot be overridden. `request.output`
+ * goes into `output_config.format` (`addAnthropicOutputFormat`; a `format` in the options wins). Last, with
+ * `cacheControl`, prompt-cache breakpoints go on the last tool, the system prompt and the last message (see
+ * `addCacheBreakpoints`, which also says how a top-level `cache_control` in the options takes over).
  */
 export function buildAnthropicBody({
   modelId,
@@ -31,6 +38,7 @@ export function buildAnthropicBody({
   defaultMaxOutputTokens,
   extraBody,
   stream,
+  cacheControl,
 }: BuildAnthropicBodyOptions): string {
   const prompt = convertToAnthropicMessages(request.messages);
   const body: Record<string, unknown> = {
@@ -59,9 +67,13 @@ export function buildAnthropicBody({
     }
     Object.assign(body, extra);
   }
+  if (request.output !== undefined) addAnthropicOutputFormat({ body, output: request.output });
   if (stream) body.stream = true;
   else delete body.stream;
   body.messages = prompt.messages;
   if (withTools) body.tools = convertToAnthropicTools(tools);
+  if (cacheControl !== undefined) {
+    addCacheBreakpoints({ body, mark: cacheControl, systemParts: systemTexts(request.messages) });
+  }
   return JSON.stringify(body);
 }

@@ -1,6 +1,6 @@
-import { contentText } from "../../models/content-part.js";
 import type { AssistantMessage, Message } from "../../models/message.js";
 import type { AnthropicWireBlock, AnthropicWireMessage } from "./anthropic-wire-types.js";
+import { convertToAnthropicContent } from "./convert-anthropic-content.js";
 
 /** The converted prompt: the top-level `system` field and the alternating `messages`. */
 export interface AnthropicPrompt {
@@ -63,15 +63,17 @@ function asBlocks(content: string | AnthropicWireBlock[]): AnthropicWireBlock[] 
  * Converts neutral messages to the Messages API:
  * - every non-empty system message (the system prompt, and a running-summary system message wherever it sits)
  *   goes to the top-level `system` field, in order, joined by a blank line;
- * - user → `{role:"user", content: "<text>"}`;
+ * - user → `{role:"user", content}`: text, or `text` / `image` / `document` blocks in order (see
+ *   `convertToAnthropicContent`);
  * - assistant → content blocks (see {@link assistantBlocks}); an assistant message with no block at all
  *   (empty text, no calls, no provider content) is left out, because the API rejects empty content;
- * - tool → a `{type:"tool_result", tool_use_id, content, is_error?}` block in a user message.
+ * - tool → a `{type:"tool_result", tool_use_id, content, is_error?}` block in a user message; `content` is the
+ *   result's text, or its `text` / `image` / `document` blocks when it holds images or files.
  *
  * The API requires strictly alternating roles, so consecutive messages of one role are merged into one
  * message: the results of parallel tool calls (and a user message right after them) become ONE user message
  * whose blocks keep their order (tool results first, as the API requires). A message that stands alone keeps
- * its plain string content.
+ * its plain string content. Throws `UnsupportedContentError` for a part the API cannot take.
  */
 export function convertToAnthropicMessages(messages: readonly Message[]): AnthropicPrompt {
   const system: string[] = [];
@@ -90,7 +92,7 @@ export function convertToAnthropicMessages(messages: readonly Message[]): Anthro
         if (message.content !== "") system.push(message.content);
         break;
       case "user":
-        push("user", contentText(message.content));
+        push("user", convertToAnthropicContent(message.content));
         break;
       case "assistant": {
         const blocks = assistantBlocks(message);
@@ -101,7 +103,7 @@ export function convertToAnthropicMessages(messages: readonly Message[]): Anthro
         const block: AnthropicWireBlock = {
           type: "tool_result",
           tool_use_id: message.toolCallId,
-          content: message.content,
+          content: convertToAnthropicContent(message.content),
         };
         if (message.isError === true) block.is_error = true;
         push("user", [block]);

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
 import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { resolveAnthropicPromptCaching } from "./add-cache-breakpoints.js";
 import { AnthropicMessagesModel } from "./anthropic-messages-model.js";
 
 /** Options of {@link createAnthropic}. */
@@ -40,6 +41,22 @@ export interface AnthropicProviderOptions {
   anthropicVersion?: string;
   /** Fields merged into every request body (before each request's `providerOptions`), e.g. `thinking`. */
   extraBody?: Record<string, unknown>;
+  /**
+   * Whether models answer in JSON natively when asked for a typed answer (`Agent({ output })`), through
+   * `output_config.format`. Default true. Set it to false for models without structured outputs (those before
+   * Claude Sonnet 4.5 / Haiku 4.5 / Opus 4.5) or for recursive schemas: the agent then asks for the answer
+   * through a tool call.
+   */
+  structuredOutput?: boolean;
+  /**
+   * Prompt caching. `"auto"` (the default) puts a `cache_control` breakpoint on the last tool definition, on
+   * the system prompt and on the last block of the conversation (it moves forward each turn), so a turn reads
+   * the previous turns from the cache (0.1 × the input price) and writes only what is new (1.25 ×); `{ ttl:
+   * "1h" }` does the same with a one-hour cache (writes at 2 ×); `"off"` sends no breakpoints. A top-level
+   * `cache_control` in `extraBody` or a request's `providerOptions` (the API's own automatic caching) takes
+   * over, and `cache_control: null` there turns caching off for that request. See docs/models.md.
+   */
+  promptCaching?: "auto" | "off" | { ttl?: "5m" | "1h" };
 }
 
 /** Makes Anthropic Messages models: `anthropic("claude-haiku-4-5")`. */
@@ -118,6 +135,7 @@ function resolvePositiveInteger({
  * const anthropic = createAnthropic();
  * const model = anthropic("claude-haiku-4-5");
  * const thinking = createAnthropic({ extraBody: { thinking: { type: "enabled", budget_tokens: 1024 } } });
+ * const hourCache = createAnthropic({ promptCaching: { ttl: "1h" } });
  */
 export function createAnthropic(options: AnthropicProviderOptions = {}): AnthropicProvider {
   if (!isPlainObject(options as unknown)) throw invalid("options", "expected an object");
@@ -137,6 +155,8 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): Anthrop
   if (typeof anthropicVersion !== "string" || anthropicVersion.trim() === "") {
     throw invalid("anthropicVersion", "expected a non-empty string");
   }
+  const { structuredOutput = true } = options;
+  if (typeof structuredOutput !== "boolean") throw invalid("structuredOutput", "expected a boolean");
   const config = {
     baseURL,
     apiKey: apiKey !== undefined ? () => apiKey : () => process.env.ANTHROPIC_API_KEY,
@@ -158,6 +178,8 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): Anthrop
     }),
     anthropicVersion,
     extraBody,
+    structuredOutput,
+    cacheControl: resolveAnthropicPromptCaching(options.promptCaching),
   };
   return (modelId: string): AnthropicMessagesModel => {
     if (typeof modelId !== "string" || modelId.trim() === "") {

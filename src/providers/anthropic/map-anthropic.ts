@@ -54,19 +54,21 @@ export function mergeAnthropicUsage(
 }
 
 /**
- * Maps the wire usage to {@link Usage}. `inputTokens` is the whole prompt: `input_tokens` (the uncached
- * part) plus `cache_read_input_tokens` plus `cache_creation_input_tokens`, so context tracking sees every
- * prompt token; `cachedInputTokens` is `cache_read_input_tokens` (when reported) and `reasoningTokens` is
+ * Maps the wire usage to {@link Usage}. `inputTokens` is the whole prompt: `input_tokens` (only the uncached
+ * tail after the last cache breakpoint) plus `cache_read_input_tokens` plus `cache_creation_input_tokens`, so
+ * context tracking and pricing see every prompt token; `cachedInputTokens` is `cache_read_input_tokens` and
+ * `cacheWriteTokens` is `cache_creation_input_tokens` (each when reported), and `reasoningTokens` is
  * `output_tokens_details.thinking_tokens` (when reported). A missing usage maps to zero tokens.
  */
 export function mapAnthropicUsage(usage: AnthropicWireUsage | null | undefined): Usage {
   const wire = usage ?? {};
   const cacheRead = count(wire.cache_read_input_tokens);
-  const inputTokens =
-    (count(wire.input_tokens) ?? 0) + (cacheRead ?? 0) + (count(wire.cache_creation_input_tokens) ?? 0);
+  const cacheWrite = count(wire.cache_creation_input_tokens);
+  const inputTokens = (count(wire.input_tokens) ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0);
   const outputTokens = count(wire.output_tokens) ?? 0;
   const result: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
   if (cacheRead !== undefined) result.cachedInputTokens = cacheRead;
+  if (cacheWrite !== undefined) result.cacheWriteTokens = cacheWrite;
   const thinking = count(wire.output_tokens_details?.thinking_tokens);
   if (thinking !== undefined) result.reasoningTokens = thinking;
   return result;

@@ -58,8 +58,8 @@ export function anthropicProviderData({
 /**
  * Parses the text of a 2xx non-streaming Messages response into a {@link ModelResponse}: `text` blocks
  * concatenated, `tool_use` blocks as tool calls (in order), `stop_reason` mapped, usage mapped (see
- * `mapAnthropicUsage`), thinking blocks preserved in `providerData` (see {@link anthropicProviderData}), and
- * the parsed body as `raw`.
+ * `mapAnthropicUsage`), the text of thinking blocks as `reasoning`, thinking blocks preserved in `providerData`
+ * (see {@link anthropicProviderData}), and the parsed body as `raw`.
  *
  * Throws a non-retryable {@link ModelCallError} (status 200) when the body is not a JSON object or has no
  * `content` array, and the envelope's error for a `{"type":"error"}` body.
@@ -88,11 +88,13 @@ export function parseAnthropicMessage(text: string, url: string): ModelResponse 
     (block): block is AnthropicWireBlock => isPlainObject(block) && typeof block.type === "string",
   );
   let responseText = "";
+  let reasoning = "";
   const toolCalls: ToolCall[] = [];
   for (let i = 0; i < content.length; i++) {
     const block = content[i] as AnthropicWireBlock;
     if (block.type === "text" && typeof block.text === "string") responseText += block.text;
     else if (block.type === "tool_use") toolCalls.push(toolCallOfBlock(block, i));
+    else if (block.type === "thinking" && typeof block.thinking === "string") reasoning += block.thinking;
   }
   const response: ModelResponse = {
     text: responseText,
@@ -104,6 +106,7 @@ export function parseAnthropicMessage(text: string, url: string): ModelResponse 
   const providerData = anthropicProviderData({ content, stopSequence: body.stop_sequence });
   if (providerData !== undefined) response.providerData = providerData;
   if (typeof body.model === "string" && body.model !== "") response.model = body.model;
+  if (reasoning !== "") response.reasoning = reasoning;
   return response;
 }
 

@@ -6,6 +6,7 @@ import {
   leadingInstructions,
   openAIResponsesItemsJson,
 } from "./convert-to-openai-responses-input.js";
+import { addOpenAIResponsesTextFormat } from "./openai-responses-text-format.js";
 import type {
   OpenAIResponsesWireTool,
   OpenAIResponsesWireToolChoice,
@@ -66,6 +67,8 @@ export function convertToOpenAIResponsesToolChoice(choice: ToolChoice): OpenAIRe
  *   `convertMessageToOpenAIResponsesItems`). Both can be overridden through `extraBody`/`providerOptions`
  *   (e.g. `{ store: true }`, or `{ include: [] }` for servers that reject the include).
  * - The leading system messages become `instructions`; later ones are `{role:"system"}` input items.
+ * - `request.output` → `text.format` (`addOpenAIResponsesTextFormat`: merged into a `text` the options set;
+ *   a `text.format` there wins).
  * - `maxOutputTokens` → `max_output_tokens`; `tools` only when non-empty, and `tool_choice` /
  *   `parallel_tool_calls` only together with tools.
  * - Precedence: the converted request, then `extraBody`, then `request.providerOptions` (the last wins).
@@ -96,6 +99,7 @@ export function buildOpenAIResponsesBody({
   body.include = [...OPENAI_RESPONSES_DEFAULT_INCLUDE];
   if (extraBody !== undefined) Object.assign(body, extraBody);
   if (request.providerOptions !== undefined) Object.assign(body, request.providerOptions);
+  if (request.output !== undefined) addOpenAIResponsesTextFormat({ body, output: request.output });
   if (stream) {
     body.stream = true;
   } else {

@@ -1,5 +1,5 @@
-import { contentText } from "../../models/content-part.js";
 import type { AssistantMessage, Message } from "../../models/message.js";
+import { convertToResponsesContent } from "./convert-responses-content.js";
 import type { OpenAIResponsesInputItem, OpenAIResponsesWireItem } from "./openai-responses-wire-types.js";
 
 /** The `instructions` and `input` of a Responses request. */
@@ -47,21 +47,25 @@ export function leadingInstructions(messages: readonly Message[], count: number)
  * Converts one neutral message to its input items:
  * - system (not leading) → `{role:"system", content}` (the API accepts `system` for every model; leading
  *   system messages go to `instructions` instead, see {@link convertToOpenAIResponsesInput});
- * - user → `{role:"user", content}`;
+ * - user → `{role:"user", content}`: text, or `input_text` / `input_image` / `input_file` parts (see
+ *   `convertToResponsesContent`);
  * - assistant with `providerData.openaiResponses.output` → those recorded output items, unchanged and in
  *   order (reasoning items with their `encrypted_content`, messages, function calls): this is how reasoning is
  *   carried across turns statelessly. `content` and `toolCalls` of such a message are not sent (the recorded
  *   items already hold them);
  * - other assistant messages → `{role:"assistant", content}` when there is text, then one
  *   `{type:"function_call", call_id, name, arguments}` per tool call (`arguments` = `rawArguments`);
- * - tool → `{type:"function_call_output", call_id, output}` (the API has no error flag: `isError` is not sent).
+ * - tool → `{type:"function_call_output", call_id, output}` (the API has no error flag: `isError` is not sent);
+ *   `output` is the result's text, or its parts as `input_*` items when it holds images or files.
+ *
+ * Throws `UnsupportedContentError` for a part the API cannot take.
  */
 export function convertMessageToOpenAIResponsesItems(message: Message): OpenAIResponsesInputItem[] {
   switch (message.role) {
     case "system":
       return [{ role: "system", content: message.content }];
     case "user":
-      return [{ role: "user", content: contentText(message.content) }];
+      return [{ role: "user", content: convertToResponsesContent(message.content) }];
     case "assistant": {
       const recorded = recordedOpenAIResponsesOutput(message);
       if (recorded !== undefined) return [...recorded];
@@ -78,7 +82,13 @@ export function convertMessageToOpenAIResponsesItems(message: Message): OpenAIRe
       return items;
     }
     case "tool":
-      return [{ type: "function_call_output", call_id: message.toolCallId, output: message.content }];
+      return [
+        {
+          type: "function_call_output",
+          call_id: message.toolCallId,
+          output: convertToResponsesContent(message.content),
+        },
+      ];
   }
 }
 

@@ -16,9 +16,11 @@ function count(value: number | null | undefined): number | undefined {
 }
 
 /**
- * Maps the Responses `usage` to {@link Usage}: `input_tokens`, `output_tokens`, `total_tokens` (computed when
- * missing), and — when reported — `input_tokens_details.cached_tokens` as `cachedInputTokens` and
- * `output_tokens_details.reasoning_tokens` as `reasoningTokens`. A missing usage maps to zero tokens.
+ * Maps the Responses `usage` to {@link Usage}: `input_tokens` (cache reads and writes included),
+ * `output_tokens`, `total_tokens` (computed when missing), and — when reported —
+ * `input_tokens_details.cached_tokens` as `cachedInputTokens`, `input_tokens_details.cache_write_tokens` as
+ * `cacheWriteTokens` and `output_tokens_details.reasoning_tokens` as `reasoningTokens`. A missing usage maps
+ * to zero tokens.
  */
 export function mapOpenAIResponsesUsage(usage: OpenAIResponsesWireUsage | null | undefined): Usage {
   if (usage === null || usage === undefined || typeof usage !== "object") return emptyUsage();
@@ -31,6 +33,8 @@ export function mapOpenAIResponsesUsage(usage: OpenAIResponsesWireUsage | null |
   };
   const cached = count(usage.input_tokens_details?.cached_tokens);
   if (cached !== undefined) result.cachedInputTokens = cached;
+  const written = count(usage.input_tokens_details?.cache_write_tokens);
+  if (written !== undefined) result.cacheWriteTokens = written;
   const reasoning = count(usage.output_tokens_details?.reasoning_tokens);
   if (reasoning !== undefined) result.reasoningTokens = reasoning;
   return result;

@@ -3,7 +3,7 @@ import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
-import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
+import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import type { OpenAIChatModelConfig } from "../openai/openai-chat-model.js";
 import { openAIRequestHeaders } from "../openai/openai-request-headers.js";
@@ -38,6 +38,8 @@ export class OpenAIResponsesModel extends HttpModel {
   readonly provider: string;
   /** The model id sent as `model`. */
   readonly modelId: string;
+  /** `structuredOutput`: `request.output` goes out as `text.format` (`createOpenAI({ structuredOutput })`). */
+  readonly capabilities: ModelCapabilities;
   private readonly config: OpenAIResponsesModelConfig;
   /** The endpoint as requests use it (credentials included, if the base URL has any). */
   private readonly url: string;
@@ -53,6 +55,7 @@ export class OpenAIResponsesModel extends HttpModel {
     this.modelId = modelId;
     this.provider = config.name;
     this.config = config;
+    this.capabilities = { structuredOutput: config.structuredOutput !== false };
     this.url = `${config.baseURL}/responses`;
     this.shownUrl = displayUrl(this.url);
     this.limits = config.limits ?? DEFAULT_RESPONSE_LIMITS;

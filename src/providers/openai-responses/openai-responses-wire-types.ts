@@ -27,11 +27,22 @@ export interface OpenAIResponsesWireItem {
   [field: string]: unknown;
 }
 
+/**
+ * A content part of a user message or of a `function_call_output`: text, an image (`image_url`: an `https:`
+ * URL or a `data:` URL), or a file (inline as a `data:` URL with a `filename`, or by `file_url`).
+ */
+export type OpenAIResponsesWireContentPart =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string; detail: "auto" | "low" | "high" }
+  | { type: "input_file"; filename: string; file_data: string }
+  | { type: "input_file"; file_url: string; filename?: string };
+
 /** An input item sent in `input`: a message, a function call, its output, or a recorded output item. */
 export type OpenAIResponsesInputItem =
-  | { role: "user" | "assistant" | "system" | "developer"; content: string }
+  | { role: "user"; content: string | OpenAIResponsesWireContentPart[] }
+  | { role: "assistant" | "system" | "developer"; content: string }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
-  | { type: "function_call_output"; call_id: string; output: string }
+  | { type: "function_call_output"; call_id: string; output: string | OpenAIResponsesWireContentPart[] }
   | OpenAIResponsesWireItem;
 
 /** A function tool definition (flat, unlike Chat Completions). */
@@ -51,7 +62,7 @@ export interface OpenAIResponsesWireUsage {
   input_tokens?: number | null;
   output_tokens?: number | null;
   total_tokens?: number | null;
-  input_tokens_details?: { cached_tokens?: number | null } | null;
+  input_tokens_details?: { cached_tokens?: number | null; cache_write_tokens?: number | null } | null;
   output_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 

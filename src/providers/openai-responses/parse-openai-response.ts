@@ -52,6 +52,25 @@ export function foldOpenAIResponsesOutput(
   return { text, refusal, toolCalls };
 }
 
+/**
+ * The reasoning summary text of the output's reasoning items, as a stream shows it: the parts of one item
+ * separated by a blank line ("" when there is none).
+ */
+function reasoningSummaryOf(output: readonly OpenAIResponsesWireItem[]): string {
+  let text = "";
+  for (const item of output) {
+    if (item === null || typeof item !== "object" || item.type !== "reasoning") continue;
+    const parts = Array.isArray(item.summary) ? (item.summary as unknown[]) : [];
+    const texts: string[] = [];
+    for (const part of parts) {
+      const partText = (part as { text?: unknown } | null)?.text;
+      if (typeof partText === "string") texts.push(partText);
+    }
+    text += texts.join("\n\n");
+  }
+  return text;
+}
+
 /** Options of {@link parseOpenAIResponse}. */
 export interface ParseOpenAIResponseOptions {
   /** The 2xx response body. */
@@ -63,8 +82,9 @@ export interface ParseOpenAIResponseOptions {
 /**
  * Parses the text of a 2xx non-streaming Responses body into a {@link ModelResponse}: text, refusal and tool
  * calls from the output items ({@link foldOpenAIResponsesOutput}), usage, the finish reason from `status`
- * (and `incomplete_details.reason`), and the parsed body as `raw`. When the output holds reasoning items, the
- * whole output is kept as `providerData.openaiResponses.output` so the next turn can send it back.
+ * (and `incomplete_details.reason`), the reasoning summaries as `reasoning`, and the parsed body as `raw`. When
+ * the output holds reasoning items, the whole output is kept as `providerData.openaiResponses.output` so the
+ * next turn can send it back.
  *
  * Throws a non-retryable {@link ModelCallError} (status 200) for a body that is not a JSON object or has no
  * `output`; a body with `status: "failed"` or a non-null `error` throws a ModelCallError with the server's
@@ -107,6 +127,8 @@ export function parseOpenAIResponse({ text, url }: ParseOpenAIResponseOptions): 
     raw: parsed,
   };
   if (folded.refusal !== "") response.refusal = folded.refusal;
+  const reasoning = reasoningSummaryOf(output);
+  if (reasoning !== "") response.reasoning = reasoning;
   if (hasReasoningItems(output)) response.providerData = { ...responsesProviderData(output) };
   if (typeof body.model === "string" && body.model !== "") response.model = body.model;
   return response;

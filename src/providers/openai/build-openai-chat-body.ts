@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
-import type { Message } from "../../models/message.js";
 import type { ModelRequest } from "../../models/model.js";
-import { openAIMessageJson } from "./convert-to-openai-messages.js";
+import { openAIMessagesJson } from "./convert-to-openai-messages.js";
+import { convertToOpenAIResponseFormat } from "./convert-to-openai-response-format.js";
 import { convertToOpenAIToolChoice, openAIToolsJson } from "./convert-to-openai-tools.js";
 
 /** Options of {@link buildOpenAIChatBody}. */
@@ -18,12 +18,14 @@ export interface BuildOpenAIChatBodyOptions {
  * Builds the Chat Completions request body and serialises it (once per call; retries resend the string).
  *
  * Field order of precedence: the converted request, then `extraBody`, then `request.providerOptions` (the
- * last wins). `maxOutputTokens` is sent as `max_tokens`, which every OpenAI-compatible server understands;
- * newer OpenAI models (o-series, gpt-5) want `max_completion_tokens` instead — pass that in
- * `providerOptions`/`extraBody` and `max_tokens` is then left out. `tools` is sent only when non-empty, and
- * `tool_choice`/`parallel_tool_calls` only together with tools (the API rejects them without tools). For
- * streaming, `stream` and `stream_options.include_usage` are forced on (other `stream_options` given in the
- * options, such as `include_obfuscation`, are kept); for non-streaming calls a `stream` option is removed.
+ * last wins). `request.output` is sent as `response_format` (`convertToOpenAIResponseFormat`; a
+ * `response_format` in the options replaces it). `maxOutputTokens` is sent as `max_tokens`, which every
+ * OpenAI-compatible server understands; newer OpenAI models (o-series, gpt-5) want `max_completion_tokens`
+ * instead — pass that in `providerOptions`/`extraBody` and `max_tokens` is then left out. `tools` is sent
+ * only when non-empty, and `tool_choice`/`parallel_tool_calls` only together with tools (the API rejects
+ * them without tools). For streaming, `stream` and `stream_options.include_usage` are forced on (other
+ * `stream_options` given in the options, such as `include_obfuscation`, are kept); for non-streaming calls a
+ * `stream` option is removed.
  */
 export function buildOpenAIChatBody({
   modelId,
@@ -41,6 +43,7 @@ export function buildOpenAIChatBody({
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.output !== undefined) body.response_format = convertToOpenAIResponseFormat(request.output);
   const options = request.providerOptions;
   if (
     request.maxOutputTokens !== undefined &&
@@ -69,13 +72,8 @@ export function buildOpenAIChatBody({
     });
   }
   const rest = JSON.stringify(body);
-  const messages = request.messages;
-  let json = `${rest.slice(0, -1)},"messages":[`;
-  for (let i = 0; i < messages.length; i++) {
-    if (i > 0) json += ",";
-    json += openAIMessageJson(messages[i] as Message);
-  }
-  json += "]";
+  // Whole-history conversion: a tool result's images travel in a user message after the tool messages.
+  let json = `${rest.slice(0, -1)},"messages":[${openAIMessagesJson(request.messages)}]`;
   if (withTools) json += `,"tools":${openAIToolsJson(tools)}`;
   return `${json}}`;
 }

@@ -4,6 +4,7 @@ import { type ResponseLimits, resolveResponseLimits } from "../../http/response-
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
 import { OpenAIResponsesModel } from "../openai-responses/openai-responses-model.js";
 import { OpenAIChatModel } from "./openai-chat-model.js";
+import { withPromptCacheFields } from "./with-prompt-cache-fields.js";
 
 /** Options of {@link createOpenAI}. */
 export interface OpenAIProviderOptions {
@@ -42,6 +43,23 @@ export interface OpenAIProviderOptions {
   extraBody?: Record<string, unknown>;
   /** Provider name reported as `model.provider`. Default "openai". */
   name?: string;
+  /**
+   * Whether the models answer in JSON natively when asked for a typed answer (`Agent({ output })`): Chat sends
+   * `response_format` of type `json_schema`, Responses `text.format`. Default true. Set it to false for an
+   * OpenAI-compatible server that rejects them: the agent then asks for the answer through a tool call.
+   */
+  structuredOutput?: boolean;
+  /**
+   * Sent as `prompt_cache_key` (Chat and Responses): requests with the same key and a shared prefix are routed
+   * to the same cache, which raises hit rates (one key per conversation, user or tenant). Only sent when set,
+   * so OpenAI-compatible servers that do not know the field never see it.
+   */
+  promptCacheKey?: string;
+  /**
+   * Sent as `prompt_cache_retention`: `"in_memory"` (the default cache, minutes) or `"24h"` (extended retention,
+   * up to a day). Only sent when set.
+   */
+  promptCacheRetention?: "in_memory" | "24h";
 }
 
 /**
@@ -129,6 +147,7 @@ function resolveTimeout(timeoutMs: unknown): number {
  * const openai = createOpenAI();
  * const model = openai("gpt-4o-mini");
  * const local = createOpenAI({ baseURL: "http://localhost:11434/v1", name: "ollama" })("llama3.2");
+ * const cached = createOpenAI({ promptCacheKey: `user-${userId}`, promptCacheRetention: "24h" });
  */
 export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvider {
   if (!isPlainObject(options as unknown)) {
@@ -148,6 +167,10 @@ export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvide
   if (typeof name !== "string" || name === "") {
     throw new InvalidArgumentError({ argument: "name", message: "expected a non-empty string" });
   }
+  const { structuredOutput = true } = options;
+  if (typeof structuredOutput !== "boolean") {
+    throw new InvalidArgumentError({ argument: "structuredOutput", message: "expected a boolean" });
+  }
   const headers = resolveHeaders(options.headers);
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const retry = resolveRetryPolicy(options.retry);
@@ -155,7 +178,22 @@ export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvide
   const client: HttpClient =
     fetchImpl !== undefined ? createFetchHttpClient(fetchImpl) : getDefaultHttpClient();
   const readKey = apiKey !== undefined ? () => apiKey : () => process.env.OPENAI_API_KEY;
-  const config = { name, baseURL, apiKey: readKey, headers, client, retry, timeoutMs, limits, extraBody };
+  const config = {
+    name,
+    baseURL,
+    apiKey: readKey,
+    headers,
+    client,
+    retry,
+    timeoutMs,
+    limits,
+    extraBody: withPromptCacheFields({
+      extraBody,
+      promptCacheKey: options.promptCacheKey,
+      promptCacheRetention: options.promptCacheRetention,
+    }),
+    structuredOutput,
+  };
 
   const chat = (modelId: string): OpenAIChatModel => {
     if (typeof modelId !== "string" || modelId.trim() === "") {

@@ -6,11 +6,13 @@ import {
   ERROR_FIXTURES,
   expectFolded,
   NONSTREAM_EXPECTED,
+  REQUEST_FIXTURES,
   STREAM_EXPECTED,
   weather,
 } from "./test-utils/expected-results.js";
 import { type FixtureServer, startFixtureServer } from "./test-utils/fixture-server.js";
 import { listFixtures, readFixture, streamBody } from "./test-utils/fixtures.js";
+import { CHAT_OUTPUT_FIXTURES } from "./test-utils/output-fixtures.js";
 import { foldParts, readParts, streamContractViolation } from "./test-utils/stream-parts.js";
 
 const request: ModelRequest = { messages: [{ role: "user", content: "hi" }] };
@@ -31,6 +33,8 @@ describe("OpenAI Chat fixtures: conformance", () => {
       ...Object.keys(STREAM_EXPECTED),
       ...Object.keys(NONSTREAM_EXPECTED),
       ...ERROR_FIXTURES,
+      ...REQUEST_FIXTURES,
+      ...CHAT_OUTPUT_FIXTURES,
     ].sort();
     expect(listFixtures()).toEqual(covered);
   });

@@ -4,9 +4,10 @@ import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
-import type { ModelCallOptions, ModelRequest, ModelResponse } from "../../models/model.js";
+import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import { buildOpenAIChatBody } from "./build-openai-chat-body.js";
+import { withOwnReasoning } from "./openai-compatible-reasoning.js";
 import { openAIRequestHeaders } from "./openai-request-headers.js";
 import { parseOpenAIChatCompletion } from "./parse-openai-chat-completion.js";
 import { isRetryableOpenAIStatus, parseOpenAIErrorBody } from "./parse-openai-error.js";
@@ -28,6 +29,8 @@ export interface OpenAIChatModelConfig {
   /** Bounds on what the server may send. Default `DEFAULT_RESPONSE_LIMITS`. */
   limits?: ResponseLimits | undefined;
   extraBody?: Record<string, unknown> | undefined;
+  /** Whether the model takes `ModelRequest.output` natively (`capabilities.structuredOutput`). Default true. */
+  structuredOutput?: boolean | undefined;
 }
 
 /**
@@ -39,6 +42,8 @@ export class OpenAIChatModel extends HttpModel {
   readonly provider: string;
   /** The model id sent as `model`. */
   readonly modelId: string;
+  /** `structuredOutput`: `request.output` goes out as `response_format` (`createOpenAI({ structuredOutput })`). */
+  readonly capabilities: ModelCapabilities;
   private readonly config: OpenAIChatModelConfig;
   /** The endpoint as requests use it (credentials included, if the base URL has any). */
   private readonly url: string;
@@ -54,6 +59,7 @@ export class OpenAIChatModel extends HttpModel {
     this.modelId = modelId;
     this.provider = config.name;
     this.config = config;
+    this.capabilities = { structuredOutput: config.structuredOutput !== false };
     this.url = `${config.baseURL}/chat/completions`;
     this.shownUrl = displayUrl(this.url);
     this.limits = config.limits ?? DEFAULT_RESPONSE_LIMITS;
@@ -88,7 +94,13 @@ export class OpenAIChatModel extends HttpModel {
       client: config.client,
       url: this.url,
       headers: this.headers(stream),
-      body: buildOpenAIChatBody({ modelId: this.modelId, request, extraBody: config.extraBody, stream }),
+      body: buildOpenAIChatBody({
+        modelId: this.modelId,
+        // Reasoning another server left on the history is not sent here (see openai-compatible-reasoning.ts).
+        request: withOwnReasoning({ request, url: this.shownUrl }),
+        extraBody: config.extraBody,
+        stream,
+      }),
       retry: config.retry,
       timeoutMs: config.timeoutMs,
       limits: this.limits,

@@ -11,13 +11,38 @@ export interface OpenAIWireToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
+  /** Server-specific data of the call, sent back as received (Gemini: `{ google: { thought_signature } }`). */
+  extra_content?: Record<string, unknown>;
 }
+
+/**
+ * The reasoning fields of an assistant message, sent back as the server sent them: `reasoning_content`
+ * (DeepSeek, xAI, llama.cpp, vLLM), `reasoning` (Ollama, OpenRouter), `reasoning_details` (OpenRouter).
+ */
+export interface OpenAIWireReasoningFields {
+  reasoning_content?: string;
+  reasoning?: string;
+  reasoning_details?: Array<Record<string, unknown>>;
+}
+
+/**
+ * A content part of a user message: text, an image (`url` is an `https:` URL or a `data:` URL), or an inline
+ * file (`file_data` is a `data:` URL; Chat Completions reads PDFs only, and no files by URL).
+ */
+export type OpenAIWireUserContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } }
+  | { type: "file"; file: { filename: string; file_data: string } };
 
 /** A chat message as the API expects it. */
 export type OpenAIWireMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: string }
-  | { role: "assistant"; content: string | null; tool_calls?: OpenAIWireToolCall[] }
+  | { role: "user"; content: string | OpenAIWireUserContentPart[] }
+  | ({
+      role: "assistant";
+      content: string | null;
+      tool_calls?: OpenAIWireToolCall[];
+    } & OpenAIWireReasoningFields)
   | { role: "tool"; tool_call_id: string; content: string };
 
 /** A function tool definition. */
@@ -38,7 +63,8 @@ export interface OpenAIWireUsage {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
   total_tokens?: number | null;
-  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  /** `cache_write_tokens`: prompt tokens written to the cache (GPT-5.6 and later bill them at 1.25 × input). */
+  prompt_tokens_details?: { cached_tokens?: number | null; cache_write_tokens?: number | null } | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
@@ -57,6 +83,15 @@ export interface OpenAIWireResponseToolCall {
   id?: string | null;
   type?: string | null;
   function?: { name?: string | null; arguments?: string | null } | null;
+  /** Gemini's OpenAI compatibility: `{ google: { thought_signature } }`. */
+  extra_content?: unknown;
+}
+
+/** The reasoning fields of a response message or stream delta (each server uses one or two of them). */
+export interface OpenAIWireResponseReasoning {
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+  reasoning_details?: unknown;
 }
 
 /** A non-streaming `chat.completion` body. */
@@ -65,11 +100,13 @@ export interface OpenAIWireCompletion extends OpenAIWireErrorEnvelope {
   model?: string | null;
   choices?: Array<{
     index?: number;
-    message?: {
-      content?: string | null;
-      refusal?: string | null;
-      tool_calls?: OpenAIWireResponseToolCall[] | null;
-    } | null;
+    message?:
+      | ({
+          content?: string | null;
+          refusal?: string | null;
+          tool_calls?: OpenAIWireResponseToolCall[] | null;
+        } & OpenAIWireResponseReasoning)
+      | null;
     finish_reason?: string | null;
   }> | null;
   usage?: OpenAIWireUsage | null;
@@ -81,16 +118,20 @@ export interface OpenAIWireToolCallDelta {
   id?: string | null;
   type?: string | null;
   function?: { name?: string | null; arguments?: string | null } | null;
+  /** Gemini's OpenAI compatibility: `{ google: { thought_signature } }`. */
+  extra_content?: unknown;
 }
 
 /** One choice of a `chat.completion.chunk`. */
 export interface OpenAIWireChunkChoice {
   index?: number | null;
-  delta?: {
-    content?: string | null;
-    refusal?: string | null;
-    tool_calls?: OpenAIWireToolCallDelta[] | null;
-  } | null;
+  delta?:
+    | ({
+        content?: string | null;
+        refusal?: string | null;
+        tool_calls?: OpenAIWireToolCallDelta[] | null;
+      } & OpenAIWireResponseReasoning)
+    | null;
   finish_reason?: string | null;
 }
 

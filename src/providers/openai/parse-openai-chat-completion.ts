@@ -3,13 +3,17 @@ import { createToolCall, type ToolCall } from "../../models/message.js";
 import type { ModelResponse } from "../../models/model.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
+import { OpenAICompatibleReasoning } from "./openai-compatible-reasoning.js";
 import type { OpenAIWireCompletion } from "./openai-wire-types.js";
 import { bodySnippet, errorFromEnvelope, readErrorEnvelope } from "./parse-openai-error.js";
 
 /**
  * Parses the text of a 2xx non-streaming Chat Completions response into a {@link ModelResponse}: choice 0's
  * `content`, `tool_calls` (arguments parsed with `createToolCall`, so invalid JSON becomes `parseError`, never a
- * throw), `refusal`, plus `usage`, `finish_reason` and the parsed body as `raw`.
+ * throw), `refusal`, plus `usage`, `finish_reason` and the parsed body as `raw`. Reasoning
+ * (`reasoning_content`, `reasoning`, `reasoning_details`) becomes `reasoning`, and what the server needs back on
+ * the next turn (those fields, tool calls' `extra_content`) `providerData.openaiCompatible` (see
+ * `OpenAICompatibleReasoning`).
  *
  * Throws {@link ModelCallError} (status 200, `isRetryable: false`) when the body is not JSON, is not an object
  * or has no choice: the server answered in full, so sending the same request again is unlikely to help (a
@@ -36,6 +40,8 @@ export function parseOpenAIChatCompletion(text: string, url: string): ModelRespo
     throw invalid(`${url} answered 200 without a choice: ${bodySnippet(text)}`, text, url);
   }
   const message = choice.message ?? {};
+  const reasoning = new OpenAICompatibleReasoning(url);
+  const thought = reasoning.addMessage(message);
   const toolCalls: ToolCall[] = [];
   const wireCalls = message.tool_calls;
   if (Array.isArray(wireCalls)) {
@@ -43,9 +49,11 @@ export function parseOpenAIChatCompletion(text: string, url: string): ModelRespo
       const call = wireCalls[i];
       const fn = call?.function;
       if (fn === undefined || fn === null) continue;
+      const id = typeof call?.id === "string" && call.id !== "" ? call.id : `call_${i}`;
+      reasoning.addToolCallExtra(id, call?.extra_content);
       toolCalls.push(
         createToolCall({
-          id: typeof call?.id === "string" && call.id !== "" ? call.id : `call_${i}`,
+          id,
           name: typeof fn.name === "string" ? fn.name : "",
           rawArguments: typeof fn.arguments === "string" ? fn.arguments : "",
         }),
@@ -61,6 +69,9 @@ export function parseOpenAIChatCompletion(text: string, url: string): ModelRespo
   };
   if (typeof message.refusal === "string" && message.refusal !== "") response.refusal = message.refusal;
   if (typeof body.model === "string" && body.model !== "") response.model = body.model;
+  if (thought !== "") response.reasoning = thought;
+  const providerData = reasoning.providerData();
+  if (providerData !== undefined) response.providerData = providerData;
   return response;
 }
 

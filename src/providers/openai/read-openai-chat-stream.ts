@@ -6,6 +6,7 @@ import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import { checkToolCallSlot } from "../check-tool-call-slot.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
+import { OpenAICompatibleReasoning } from "./openai-compatible-reasoning.js";
 import type { OpenAIWireChunk, OpenAIWireToolCallDelta, OpenAIWireUsage } from "./openai-wire-types.js";
 import { bodySnippet, errorFromEnvelope, readErrorEnvelope } from "./parse-openai-error.js";
 
@@ -17,6 +18,8 @@ interface ToolCallState {
   args: string;
   /** `tool_call_start` was emitted. */
   started: boolean;
+  /** The call's `extra_content` (Gemini's thought signature), when a fragment carried one. */
+  extra?: unknown;
 }
 
 /**
@@ -38,10 +41,13 @@ function slotOf(calls: ToolCallState[], fragment: OpenAIWireToolCallDelta): numb
  * {@link ModelStreamPart}s.
  *
  * Only choice 0 is surfaced (with `n > 1` the other choices are skipped). Text becomes `text_delta`,
- * `delta.refusal` becomes `refusal_delta`. Tool-call fragments are reassembled per `tool_calls[].index`: the
- * first fragment (id + name) emits `tool_call_start`, every non-empty `arguments` fragment a `tool_call_delta`,
- * and when choice 0 reports its `finish_reason` (or, failing that, at `[DONE]`) each call gets a
- * `tool_call_end` with its parsed arguments. Exactly one `finish` part (usage from the `choices: []` usage
+ * `delta.refusal` becomes `refusal_delta`, reasoning (`reasoning_content`, else `reasoning`, else the text of
+ * `reasoning_details`) becomes `reasoning_delta`. Tool-call fragments are reassembled per
+ * `tool_calls[].index`: the first fragment (id + name) emits `tool_call_start`, every non-empty `arguments`
+ * fragment a `tool_call_delta`, and when choice 0 reports its `finish_reason` (or, failing that, at `[DONE]`)
+ * each call gets a `tool_call_end` with its parsed arguments. What the server needs back on the next turn
+ * (reasoning, reasoning details, tool calls' `extra_content`: see `OpenAICompatibleReasoning`) comes in one
+ * `provider_data` part before the `finish`. Exactly one `finish` part (usage from the `choices: []` usage
  * chunk, or the last non-null `usage`; finish reason of choice 0) ends the stream. Unknown fields
  * (`obfuscation`, `service_tier`, …) are ignored.
  *
@@ -57,6 +63,7 @@ export async function* readOpenAIChatStream(
   limits?: Pick<ResponseLimits, "maxSseEventBytes" | "maxToolCalls">,
 ): AsyncGenerator<ModelStreamPart, void, undefined> {
   const calls: ToolCallState[] = [];
+  const reasoning = new OpenAICompatibleReasoning(url);
   let usage: OpenAIWireUsage | undefined;
   let model: string | undefined;
   let finishRaw: string | undefined;
@@ -88,6 +95,8 @@ export async function* readOpenAIChatStream(
         if (choice === undefined || (choice.index ?? 0) !== 0) continue;
         const delta = choice.delta;
         if (delta !== undefined && delta !== null) {
+          const thought = reasoning.addDelta(delta);
+          if (thought !== "") yield { type: "reasoning_delta", delta: thought };
           const content = delta.content;
           if (typeof content === "string" && content !== "") yield { type: "text_delta", delta: content };
           const refusal = delta.refusal;
@@ -107,6 +116,9 @@ export async function* readOpenAIChatStream(
                 calls[slot] = state;
               }
               const fn = fragment.function;
+              if (fragment.extra_content !== undefined && fragment.extra_content !== null) {
+                state.extra = fragment.extra_content;
+              }
               if (!state.started) {
                 if (typeof fragment.id === "string" && fragment.id !== "") state.id = fragment.id;
                 const name = fn?.name;
@@ -131,7 +143,7 @@ export async function* readOpenAIChatStream(
         if (typeof reason === "string" && reason !== "") {
           finishRaw = reason;
           finished = true;
-          yield* endToolCalls(calls);
+          yield* endToolCalls(calls, reasoning);
           break;
         }
       }
@@ -147,8 +159,10 @@ export async function* readOpenAIChatStream(
         url,
       });
     }
-    yield* endToolCalls(calls);
+    yield* endToolCalls(calls, reasoning);
   }
+  const data = reasoning.providerData();
+  if (data !== undefined) yield { type: "provider_data", data };
   yield {
     type: "finish",
     usage: mapOpenAIUsage(usage),
@@ -157,8 +171,14 @@ export async function* readOpenAIChatStream(
   };
 }
 
-/** Emits `tool_call_end` for every call (in index order), announcing calls whose header never came. */
-function* endToolCalls(calls: ToolCallState[]): Generator<ModelStreamPart> {
+/**
+ * Emits `tool_call_end` for every call (in index order), announcing calls whose header never came, and keeps
+ * each call's `extra_content` under its final id.
+ */
+function* endToolCalls(
+  calls: ToolCallState[],
+  reasoning: OpenAICompatibleReasoning,
+): Generator<ModelStreamPart> {
   for (let slot = 0; slot < calls.length; slot++) {
     const state = calls[slot];
     if (state === undefined) continue;
@@ -168,6 +188,7 @@ function* endToolCalls(calls: ToolCallState[]): Generator<ModelStreamPart> {
       yield { type: "tool_call_start", id: state.id, name: state.name };
       if (state.args !== "") yield { type: "tool_call_delta", id: state.id, delta: state.args };
     }
+    if (state.extra !== undefined) reasoning.addToolCallExtra(state.id, state.extra);
     yield {
       type: "tool_call_end",
       toolCall: createToolCall({ id: state.id, name: state.name, rawArguments: state.args }),

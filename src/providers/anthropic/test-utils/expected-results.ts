@@ -7,12 +7,13 @@ export type Expected = Omit<ModelResponse, "raw">;
 
 const stop = { unified: "stop", raw: "end_turn" } as const;
 const toolUse = { unified: "tool_calls", raw: "tool_use" } as const;
-/** Usage with `cache_read_input_tokens: 0` reported. */
+/** Usage with `cache_read_input_tokens: 0` and `cache_creation_input_tokens: 0` reported. */
 const usage = (input: number, output: number, extra: { reasoningTokens?: number } = {}) => ({
   inputTokens: input,
   outputTokens: output,
   totalTokens: input + output,
   cachedInputTokens: 0,
+  cacheWriteTokens: 0,
   ...extra,
 });
 
@@ -103,6 +104,8 @@ export const STREAM_EXPECTED: Record<string, Expected> = {
     toolCalls: [],
     usage: usage(43, 282),
     finishReason: stop,
+    reasoning:
+      "This is a straightforward question about pedestrian safety. I should provide clear, helpful advice about how to safely cross a street. This is basic safety information that could help prevent accidents.",
   },
   "stream-redacted-thinking.sse": {
     text: "(checked below)",
@@ -118,6 +121,7 @@ export const STREAM_EXPECTED: Record<string, Expected> = {
     usage: usage(598, 92, { reasoningTokens: 53 }),
     finishReason: toolUse,
     providerData: { anthropic: { content: THINKING_THEN_TOOL_BLOCKS } },
+    reasoning: THINKING_THEN_TOOL_BLOCKS[0]?.thinking,
   },
   "stream-stop-sequence.sse": {
     text: '\ndef pelican():\n    return "A large waterbird with a long bill and a throat pouch for catching fish."\n',
@@ -125,6 +129,13 @@ export const STREAM_EXPECTED: Record<string, Expected> = {
     usage: usage(16, 28),
     finishReason: { unified: "stop", raw: "stop_sequence" },
     providerData: { anthropic: { stopSequence: "```" } },
+  },
+  // The answer to an image block (src/providers/anthropic/anthropic-content.test.ts).
+  "stream-image-input.sse": {
+    text: "Red square, green square.",
+    toolCalls: [],
+    usage: usage(83, 9),
+    finishReason: stop,
   },
 };
 
@@ -149,8 +160,37 @@ export const NONSTREAM_EXPECTED: Record<string, Expected> = {
     toolCalls: [],
     usage: usage(51, 1699, { reasoningTokens: 139 }),
     finishReason: stop,
+    reasoning:
+      "I need to find all roots of this cubic polynomial and verify them. The Rational Root Theorem suggests checking factors of 6, and I can confirm that 1, 2, and 3 are indeed roots. I'll use synthetic division to factor it as (x-1)(x-2)(x-3), then verify by expanding and confirm this accounts for all roots since a degree 3 polynomial has exactly 3 roots.",
+  },
+  // The answer to a one-page PDF document block (src/providers/anthropic/anthropic-content.test.ts).
+  "nonstream-pdf-input.json": {
+    text: 'The document simply contains the text "Dummy PDF file" at the top of what appears to be an otherwise blank page.',
+    toolCalls: [],
+    usage: usage(1615, 28),
+    finishReason: stop,
+  },
+  // input_tokens (3) counts only the uncached tail: the whole prompt is 3 + 1111 read + 418 written.
+  "nonstream-prompt-cache.json": {
+    text: "Python is a beginner-friendly, versatile programming language widely used for web development, data science, machine learning, automation, and scientific computing.",
+    toolCalls: [],
+    usage: {
+      inputTokens: 1532,
+      outputTokens: 33,
+      totalTokens: 1565,
+      cachedInputTokens: 1111,
+      cacheWriteTokens: 418,
+    },
+    finishReason: stop,
   },
 };
+
+/** Recorded request bodies (`*.request.json`), compared with what the provider sends, never served. */
+export const REQUEST_FIXTURES = [
+  "nonstream-prompt-cache.request.json",
+  "stream-image-input.request.json",
+  "nonstream-pdf-input.request.json",
+];
 
 /** Entry 2 of the nock fixture: a text block and two parallel tool_use blocks. */
 export const NOCK_PARALLEL_EXPECTED: Expected = {

@@ -1,12 +1,13 @@
 import type { ToolCall } from "../../../models/message.js";
 import type { ModelResponse } from "../../../models/model.js";
+import { RESPONSES_OUTPUT_FIXTURES } from "./output-fixtures.js";
 import { MULTISTEP, multistepBodies, responsesStreamBody } from "./responses-fixtures.js";
 
 /**
  * The expected folded answers of the recorded Responses fixtures (values read off the files by hand).
  * `providerData` is checked separately (it holds the recorded output items).
  */
-export type Expected = Omit<ModelResponse, "raw" | "providerData"> & {
+export type Expected = Omit<ModelResponse, "raw" | "providerData" | "reasoning"> & {
   /** Whether the answer carries `providerData.openaiResponses.output` (it has reasoning items). */
   reasoning: boolean;
 };
@@ -73,7 +74,8 @@ const single: Record<string, Expected> = {
   "stream-commentary-then-function-call.sse": {
     text: "I’ll check the capital lookup tool for “PotatoLand.”",
     toolCalls: [call("call_LabG58Uhrq9kZvR52BYKjToD", "get_capital", '{"country":"PotatoLand"}')],
-    usage: usage(63, 69, 26),
+    // This recording's usage also reports input_tokens_details.cache_write_tokens: 0.
+    usage: { ...usage(63, 69, 26), cacheWriteTokens: 0 },
     finishReason: toolCalls,
     reasoning: true,
   },
@@ -134,7 +136,28 @@ export const NONSTREAM_EXPECTED: Record<string, Expected> = {
     finishReason: toolCalls,
     reasoning: false,
   },
+  // Answers to image and PDF input (src/providers/openai-responses/openai-responses-content.test.ts).
+  "nonstream-image-url-input.json": {
+    text: "Hello! I see you've shared an image of a potato. How can I assist you today?",
+    toolCalls: [],
+    usage: usage(663, 20),
+    finishReason: stop,
+    reasoning: false,
+  },
+  "nonstream-pdf-input.json": {
+    text: 'The main content of this document is a simple text placeholder: "Dummy PDF file."',
+    toolCalls: [],
+    usage: usage(54, 18),
+    finishReason: stop,
+    reasoning: false,
+  },
 };
+
+/** Recorded request bodies (`*.request.json`), compared with what the provider sends, never served. */
+export const REQUEST_FIXTURES = [
+  "nonstream-image-url-input.request.json",
+  "nonstream-pdf-input.request.json",
+];
 
 /** Error bodies → the status they are served with, and the code/message the error must carry. */
 export const ERROR_EXPECTED: Record<string, { status: number; code: string; message: string }> = {
@@ -162,6 +185,8 @@ export function coveredFixtures(): string[] {
     ...Object.keys(NONSTREAM_EXPECTED),
     ...Object.keys(ERROR_EXPECTED),
     STREAM_ERROR_FIXTURE,
+    ...RESPONSES_OUTPUT_FIXTURES,
+    ...REQUEST_FIXTURES,
   ].sort();
 }
 

@@ -12,6 +12,8 @@ const r0 = { reasoningTokens: 0 };
 const details = { cachedInputTokens: 0, reasoningTokens: 0 };
 const stop = { unified: "stop", raw: "stop" } as const;
 const toolCalls = { unified: "tool_calls", raw: "tool_calls" } as const;
+/** The usage of the two prompt-cache fixtures, but for the cache counts. */
+const cacheUsage = { inputTokens: 4020, outputTokens: 4, totalTokens: 4024, reasoningTokens: 0 };
 
 /** The first call of the parallel tool-call fixtures. */
 export const weather = {
@@ -131,7 +133,40 @@ export const NONSTREAM_EXPECTED: Record<string, Expected> = {
     usage: { inputTokens: 149, outputTokens: 60, totalTokens: 209, ...r0 },
     finishReason: toolCalls,
   },
+  // prompt_tokens (4020) includes the cache writes and reads.
+  // Answers to image and PDF input (src/providers/openai/openai-chat-content.test.ts).
+  "nonstream-image-url-input.json": {
+    text: "The image shows a potato.",
+    toolCalls: [],
+    usage: { inputTokens: 503, outputTokens: 8, totalTokens: 511, ...details },
+    finishReason: stop,
+  },
+  "nonstream-pdf-input.json": {
+    text: 'The document contains the text "Dummy PDF file" on its single page.',
+    toolCalls: [],
+    usage: { inputTokens: 235, outputTokens: 16, totalTokens: 251, ...details },
+    finishReason: stop,
+  },
+  "nonstream-prompt-cache-write.json": {
+    text: "OK",
+    toolCalls: [],
+    usage: { ...cacheUsage, cachedInputTokens: 0, cacheWriteTokens: 4012 },
+    finishReason: stop,
+  },
+  "nonstream-prompt-cache-read.json": {
+    text: "OK",
+    toolCalls: [],
+    usage: { ...cacheUsage, cachedInputTokens: 4012, cacheWriteTokens: 0 },
+    finishReason: stop,
+  },
 };
+
+/** Recorded request bodies (`*.request.json`), compared with what the provider sends, never served. */
+export const REQUEST_FIXTURES = [
+  "nonstream-prompt-cache.request.json",
+  "nonstream-image-url-input.request.json",
+  "nonstream-pdf-input.request.json",
+];
 
 /** Error envelopes, served with status 400. */
 export const ERROR_FIXTURES = ["error-400-unsupported-parameter.json"];
