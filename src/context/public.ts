@@ -3,13 +3,15 @@
  * ({@link loadTokenCounter}: exact for OpenAI models through the optional `gpt-tokenizer` peer, estimated
  * otherwise), incremental tracking of a growing history ({@link ContextTracker}) with learned corrections kept
  * across runs ({@link CalibrationRegistry}), compaction that keeps every history valid for OpenAI and Anthropic
- * ({@link compactMessages}), and checks ({@link validateHistory}, {@link isContextLengthError}). An Agent does
+ * ({@link compactMessages}), checks ({@link validateHistory}, {@link isContextLengthError}), and the text of a
+ * message's content ({@link contentText}: a string, or its text parts joined). An Agent does
  * all of this itself with its `context` option; see docs/context.md.
  *
  * (The folder's index.ts is the internal barrel the loop imports; this file is the public entry.)
  */
 
 export { isContextLengthError } from "../errors/is-context-length-error.js";
+export { contentText } from "../models/content-part.js";
 export { type CompactionResult, type CompactMessagesOptions, compactMessages } from "./compact-messages.js";
 export { ContextTracker, type ContextTrackerOptions } from "./context-tracker.js";
 export { createEstimatingCounter, estimateTokens } from "./create-estimating-counter.js";

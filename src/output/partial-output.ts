@@ -1,13 +1,31 @@
-import { Allow, parse } from "partial-json";
+/** Parses incomplete JSON text into the value so far (partial-json's `parse` with every type allowed). */
+export type PartialJsonParser = (text: string) => unknown;
+
+let loading: Promise<PartialJsonParser> | undefined;
+
+/**
+ * Loads the maintained `partial-json` parser once, on first use (only streamed typed answers need it, so the
+ * root entry does not load it).
+ */
+export function loadPartialJsonParser(): Promise<PartialJsonParser> {
+  loading ??= import("partial-json").then(
+    ({ parse, Allow }) =>
+      (text: string) =>
+        parse(text, Allow.ALL),
+  );
+  return loading;
+}
 
 /**
  * Turns the JSON text of a typed answer, as it streams, into partial objects (with the maintained
- * `partial-json` parser). Parsing re-reads the whole text, so it is done at geometrically spaced lengths (each
+ * `partial-json` parser, see {@link loadPartialJsonParser}). Parsing re-reads the whole text, so it is done at geometrically spaced lengths (each
  * parse at least 1/16 more text than the last, and at least one character): the total work stays linear in the
  * answer's length, and small answers are parsed at every fragment. A partial value is reported only when it
  * differs from the last one reported.
  */
 export class PartialOutput {
+  constructor(private readonly parser: PartialJsonParser) {}
+
   private text = "";
   private parsedAt = 0;
   private last: string | undefined;
@@ -31,7 +49,7 @@ export class PartialOutput {
     if (start < 0) return undefined;
     let partial: unknown;
     try {
-      partial = parse(this.text.slice(start), Allow.ALL);
+      partial = this.parser(this.text.slice(start));
     } catch {
       return undefined; // malformed so far: the final check reports it
     }

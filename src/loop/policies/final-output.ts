@@ -3,7 +3,7 @@ import { RefusalError } from "../../errors/refusal-error.js";
 import { dropStrictNulls } from "../../models/drop-strict-nulls.js";
 import type { ToolCall } from "../../models/message.js";
 import type { ModelRequest, ModelResponse, ModelToolSpec } from "../../models/model.js";
-import { PartialOutput } from "../../output/partial-output.js";
+import { loadPartialJsonParser, PartialOutput } from "../../output/partial-output.js";
 import { decodeOutputText, type OutputCheck, type ResolvedOutput } from "../../output/resolve-output.js";
 import type { AgentEvent, StopReason } from "../agent-event.js";
 import { createEvent } from "../create-event.js";
@@ -77,7 +77,8 @@ export class FinalOutput {
   private async *observe(
     events: AsyncGenerator<AgentEvent, ModelResponse | undefined>,
   ): AsyncGenerator<AgentEvent, ModelResponse | undefined> {
-    let partial = new PartialOutput();
+    const parse = await loadPartialJsonParser();
+    let partial = new PartialOutput(parse);
     const turn = this.options.state.turns + 1;
     let done = false;
     try {
@@ -89,7 +90,7 @@ export class FinalOutput {
         }
         const event = next.value;
         yield event;
-        if (event.type === "retry") partial = new PartialOutput();
+        if (event.type === "retry") partial = new PartialOutput(parse);
         const fragment = this.fragment(event);
         const update = fragment === undefined ? undefined : partial.add(fragment);
         if (update !== undefined) yield createEvent("output_delta", turn, update);
