@@ -45,6 +45,7 @@ export class JournaledModel extends LogReplayModel {
       calls: journaledCalls(records),
       provider: model.provider,
       modelId: model.modelId,
+      capabilities: model.capabilities,
       live: live ? model : undefined,
       record: ({ call, response }) =>
         writer.append([

@@ -1,7 +1,13 @@
 import { throwIfAborted } from "../errors/abort-error.js";
 import { AgentloopError } from "../errors/agentloop-error.js";
 import { StreamCollector } from "../models/collect-stream.js";
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
+import type {
+  Model,
+  ModelCallOptions,
+  ModelCapabilities,
+  ModelRequest,
+  ModelResponse,
+} from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { type Difference, firstDifference } from "./first-difference.js";
@@ -36,6 +42,8 @@ export interface LogReplayModelOptions {
   /** The model's provider and id (of the live model, or of the recorded one). */
   provider: string;
   modelId: string;
+  /** What the model can do (the live model's, or the recorded one's), so the loop asks for the same requests. */
+  capabilities?: ModelCapabilities | undefined;
   /** Called for every call the recording has no outcome for. Without it such a call fails (`unanswered`). */
   live?: Model | undefined;
   /**
@@ -72,6 +80,7 @@ type Answer = { replay: () => ModelResponse } | { live: true };
 export class LogReplayModel implements Model {
   readonly provider: string;
   readonly modelId: string;
+  readonly capabilities: ModelCapabilities | undefined;
   private readonly recorded: ReadonlyMap<number, RecordedModelCall>;
   private readonly comparing: boolean;
   private readonly options: LogReplayModelOptions;
@@ -84,6 +93,7 @@ export class LogReplayModel implements Model {
     this.options = options;
     this.provider = options.provider;
     this.modelId = options.modelId;
+    this.capabilities = options.capabilities;
     this.recorded = options.calls;
     this.comparing = [...options.calls.values()].some((call) => call.request !== undefined);
   }

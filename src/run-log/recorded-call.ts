@@ -1,5 +1,5 @@
 import type { Message } from "../models/message.js";
-import type { ModelToolSpec, ToolChoice } from "../models/model.js";
+import type { ModelToolSpec, OutputFormat, ToolChoice } from "../models/model.js";
 
 /** A model request as recorded: the fields the model sees (`providerOptions` is not recorded). */
 export interface RecordedModelRequest {
@@ -9,6 +9,8 @@ export interface RecordedModelRequest {
   temperature?: number;
   maxOutputTokens?: number;
   parallelToolCalls?: boolean;
+  /** The typed answer's schema, when the model was asked for it natively. */
+  output?: OutputFormat;
 }
 
 /** A model error as recorded: enough to raise the same kind of error again on replay. */

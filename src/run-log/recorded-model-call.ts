@@ -18,6 +18,7 @@ export function toRecordedRequest(request: ModelRequest): RecordedModelRequest {
   if (request.temperature !== undefined) recorded.temperature = request.temperature;
   if (request.maxOutputTokens !== undefined) recorded.maxOutputTokens = request.maxOutputTokens;
   if (request.parallelToolCalls !== undefined) recorded.parallelToolCalls = request.parallelToolCalls;
+  if (request.output !== undefined) recorded.output = request.output;
   return recorded;
 }
 

@@ -55,9 +55,12 @@ export class ReplayModel extends LogReplayModel {
   constructor({ trace, onDivergence }: ReplayModelOptions) {
     const model = recordedModel(trace);
     const calls = tracedCalls(trace);
+    // The recorded model took typed answers natively when a request asked for one that way.
+    const native = [...calls.values()].some((call) => call.request?.output !== undefined);
     super({
       calls,
       ...model,
+      ...(native && { capabilities: { structuredOutput: true } }),
       onDivergence,
       unanswered: ({ call, stoppedDuring }) =>
         new TraceError({

@@ -93,6 +93,7 @@ export class TraceRecorder {
     return {
       provider: model.provider,
       modelId: model.modelId,
+      capabilities: model.capabilities,
       async generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse> {
         const call = recorder.recordRequest(request, "generate");
         let response: ModelResponse;

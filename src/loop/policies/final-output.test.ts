@@ -250,3 +250,38 @@ describe("typed final answers from strict-mode providers", () => {
     expect(result.output).toEqual({ city: "Paris", note: null });
   });
 });
+
+describe("typed final answers in durable runs", () => {
+  it("a finished durable run answered again from its log returns the same output without a model call", async () => {
+    const { MemoryJournal } = await import("../../durable/memory-journal.js");
+    const journal = new MemoryJournal();
+    const model = native([
+      { toolCalls: [{ name: "lookup", arguments: { city: "Paris" } }] },
+      { text: '{"city":"Paris","temperature":18}' },
+    ]);
+    const agent = new Agent({ model, tools: [lookup], output: Weather, journal });
+    const first = await agent.run("Paris?", { runId: "typed-1" });
+    expect(first.output).toEqual({ city: "Paris", temperature: 18, units: "c" });
+    const again = await agent.run("Paris?", { runId: "typed-1" });
+    expect(model.calls).toHaveLength(2);
+    expect(again.output).toEqual(first.output);
+    expect(again.stopReason).toBe("completed");
+  });
+});
+
+describe("typed final answers in traces", () => {
+  it("a traced typed run replays offline without divergence, to the same output", async () => {
+    const { replay } = await import("../../trace/replay.js");
+    const model = native([
+      { toolCalls: [{ name: "lookup", arguments: { city: "Paris" } }] },
+      { text: '{"city":"Paris","temperature":18}' },
+    ]);
+    const agent = new Agent({ model, tools: [lookup], output: Weather, trace: true });
+    const recorded = await agent.run("Paris?");
+    expect(recorded.trace).toBeDefined();
+    const { result, divergence } = await replay(recorded.trace!, { agent });
+    expect(divergence).toBeNull();
+    expect(result.output).toEqual({ city: "Paris", temperature: 18, units: "c" });
+    expect(model.calls).toHaveLength(2);
+  });
+});
