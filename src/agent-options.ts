@@ -19,8 +19,13 @@ import type { ToolRegistry } from "./tools/tool-registry.js";
 
 /** Options of {@link Agent}. Only `model` is required. `TOutput`: the type of the typed answer. */
 export interface AgentOptions<TOutput = unknown> extends AgentHooks {
-  /** A {@link Model}, or a model string such as `"openai:gpt-4o-mini"`. */
-  model: Model | string;
+  /**
+   * A {@link Model}, or a model string such as `"openai:gpt-4o-mini"`; or a list of them, in order of
+   * preference: when a call of one fails for good (after its retries: a provider down, a 5xx storm, rate
+   * limits, a context too long for it, content it cannot take), the turn is made again on the next one and the
+   * run stays there (`model_fallback` event). See docs/models.md#fallback.
+   */
+  model: Model | string | readonly [Model | string, ...(Model | string)[]];
   /** The tools the model may call (or a registry). */
   tools?: readonly Tool[] | ToolRegistry;
   /**

@@ -18,6 +18,7 @@ import type { LoopDetectionOptions } from "./loop/loop-detector.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import { withHooks } from "./loop/with-hooks.js";
 import { contentText, isEmptyInput, type MessageContent } from "./models/content-part.js";
+import { FallbackModel } from "./models/fallback-model.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
 import { type MessageRedactor, openSessionRun, type SessionRun } from "./sessions/open-session-run.js";
@@ -41,6 +42,8 @@ export interface AgentRunnerOptions {
   redactor: MessageRedactor | undefined;
   /** The typed answer's schema and retries (`Agent({ output })`). */
   output?: AgentLoopConfig["output"];
+  /** The models after `model`, tried in order when a call fails for good (`Agent({ model: [...] })`). */
+  fallbackModels: readonly Model[];
 }
 
 /** One call's request: the task, the run options, streaming, and the decisions when it resumes. */
@@ -52,6 +55,8 @@ export interface RunRequest {
   resume?: ApprovalDecisions | undefined;
   /** Who decided (`resume` of a durable run). */
   decidedBy?: string | undefined;
+  /** The run's models in order, when the agent has fallbacks (made per run: it holds the run's position). */
+  fallback?: FallbackModel | undefined;
 }
 
 /** What a durable attempt replaces in a run (its journaled model and tools, decisions, budget, signal). */
@@ -65,7 +70,12 @@ export class AgentRunner {
   constructor(private readonly agent: AgentRunnerOptions) {}
 
   /** The events of one `run` / `stream` / `resume` call, with the agent's hooks. */
-  events(request: RunRequest): AsyncGenerator<AgentEvent, unknown> {
+  events(call: RunRequest): AsyncGenerator<AgentEvent, unknown> {
+    const { fallbackModels, model: primary } = this.agent;
+    const request =
+      fallbackModels.length === 0
+        ? call
+        : { ...call, fallback: new FallbackModel([primary, ...fallbackModels]) };
     const { options } = request;
     const store = this.agent.options.store;
     const aborted = options.signal?.aborted === true;
@@ -97,7 +107,7 @@ export class AgentRunner {
   private plain(args: RunRequest & { prior: readonly Message[]; overrides?: Overrides }) {
     const { messages } = this.conversation(args.prior, args.input);
     const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
-    const model = args.overrides?.model ?? this.agent.model;
+    const model = args.overrides?.model ?? args.fallback ?? this.agent.model;
     const events = agentLoop({
       ...this.loopConfig({ ...args, messages, model: recorder?.wrapModel(model) ?? model }),
       resume: args.resume,
@@ -129,13 +139,19 @@ export class AgentRunner {
       decisions: args.resume,
       decidedBy: args.decidedBy,
       signal: session?.signal ?? args.options.signal,
-      model: this.agent.model,
+      model: args.fallback ?? this.agent.model,
       tools: this.agent.tools.list(),
       budget: this.budget(args.options),
       run: (attempt) => {
         const overrides: Overrides = { ...attempt, tools: new ToolRegistry({ tools: attempt.tools }) };
         const options = { ...args.options, signal: attempt.signal };
-        const request = { input: attempt.input, options, stream: args.stream, overrides };
+        const request = {
+          input: attempt.input,
+          options,
+          stream: args.stream,
+          overrides,
+          fallback: args.fallback,
+        };
         if (attempt.sessionId === undefined) return this.plain({ ...request, prior: attempt.messages });
         if (session === undefined) {
           throw new InvalidArgumentError({
@@ -195,7 +211,7 @@ export class AgentRunner {
     const stored = args.options.runId === undefined ? 0 : session.storedSince(args.prior, args.options.runId);
     const persistedCount = (args.input.length === 0 ? messages.length : messages.length - 1) + stored;
     const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
-    const model = args.overrides?.model ?? this.agent.model;
+    const model = args.overrides?.model ?? args.fallback ?? this.agent.model;
     const events = agentLoop({
       ...this.loopConfig({
         ...args,
@@ -245,6 +261,7 @@ export class AgentRunner {
   }
 
   private loopConfig(args: {
+    fallback?: FallbackModel | undefined;
     input: MessageContent;
     messages: Message[];
     options: RunOptions;
@@ -277,6 +294,7 @@ export class AgentRunner {
       budget: overrides !== undefined ? overrides.budget : this.budget(args.options),
       approvals: overrides?.approvals,
       output: this.agent.output,
+      fallback: args.fallback,
     };
   }
 }

@@ -33,7 +33,10 @@ import { followSignal } from "./util/follow-signal.js";
  * {@link AgentResult}. Options are validated here, at construction.
  */
 export class Agent<TOutput = unknown> {
+  /** The model (the first of the list when the agent has fallbacks). */
   readonly model: Model;
+  /** The models tried after `model`, in order, when a call fails for good (empty without fallbacks). */
+  readonly fallbackModels: readonly Model[];
   readonly tools: ToolRegistry;
   readonly system: string | undefined;
   private readonly runner: AgentRunner;
@@ -46,7 +49,9 @@ export class Agent<TOutput = unknown> {
     }
     checkAgentOptions(options);
     this.options = options;
-    this.model = resolveModel(options.model);
+    const [primary, ...fallbackModels] = resolveModels(options.model);
+    this.model = primary;
+    this.fallbackModels = fallbackModels;
     this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
     this.system = systemPromptOf(options.system);
@@ -79,6 +84,7 @@ export class Agent<TOutput = unknown> {
       retry: resolveAgentRetryPolicy({ retry: options.retry, model: this.model }),
       loopDetection,
       output,
+      fallbackModels,
       context: options.context === undefined ? undefined : resolveContextOptions(options.context),
       // Stored redaction only when asked for: the stored conversation is what the model sees on later runs.
       redactor:
@@ -201,4 +207,14 @@ export class Agent<TOutput = unknown> {
     });
     return this.runner.events({ input: content, options, stream, resume, decidedBy });
   }
+}
+
+/** The agent's models: a model (or string), or a non-empty list of them, resolved. */
+function resolveModels(model: AgentOptions["model"]): [Model, ...Model[]] {
+  if (!Array.isArray(model)) return [resolveModel(model as Model | string)];
+  const [first, ...rest] = model as readonly (Model | string)[];
+  if (first === undefined) {
+    throw new InvalidArgumentError({ argument: "model", message: "an empty list: give at least one model" });
+  }
+  return [resolveModel(first), ...rest.map((m) => resolveModel(m))];
 }

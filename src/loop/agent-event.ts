@@ -92,6 +92,12 @@ export interface AgentEventDataMap {
     reason: "threshold" | "context_length_exceeded";
   };
   /**
+   * A model call failed for good (after its retries) and the turn moves to the next model of the agent's list
+   * (`Agent({ model: [primary, fallback] })`); the run stays on it. Preceded by a `retry` event (source
+   * "stream" when streaming: discard the turn's streamed text).
+   */
+  model_fallback: { from: string; to: string; error: string };
+  /**
    * A model call is retried after `delayMs`; `source: "stream"` means what this turn streamed so far (text,
    * reasoning, tool-call fragments) is void.
    */

@@ -1,3 +1,4 @@
+import type { FallbackModel } from "../models/fallback-model.js";
 import type { BudgetCharges } from "../cost/budget.js";
 import type { CostMeter } from "../cost/cost-meter.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
@@ -60,6 +61,8 @@ export interface AgentLoopConfig {
    * journal): that turn's gated calls run or are refused as decided instead of pausing the run.
    */
   approvals?: ReadonlyMap<number, ApprovalDecisions> | undefined;
+  /** The run's models in order of preference, when the agent has fallbacks (`model` is, or wraps, it). */
+  fallback?: FallbackModel | undefined;
   /** The typed final answer's schema (`Agent({ output })`) and how often an invalid answer is sent back. */
   output?: { schema: ResolvedOutput; maxRetries: number } | undefined;
 }

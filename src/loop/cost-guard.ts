@@ -59,10 +59,13 @@ export class CostGuard {
     return (await budget.reserve(worst)) ?? false;
   }
 
-  /** Records a response of the run's model in the meter (priced as the model it says answered). */
-  price(response: ModelResponse): CostMeterEntry {
+  /**
+   * Records a response in the meter, priced as the model it says answered, else as `modelId` (the model that
+   * was called: the run's, or a fallback).
+   */
+  price(response: ModelResponse, modelId: string = this.options.modelId): CostMeterEntry {
     return this.options.meter.add({
-      modelId: this.options.modelId,
+      modelId,
       respondedModel: response.model,
       usage: response.usage,
     });

@@ -139,5 +139,6 @@ function createModelTurn({
     cost,
     checkpoint,
     checks: new ResponseChecks({ modelName }),
+    fallback: config.fallback,
   });
 }

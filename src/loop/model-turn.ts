@@ -2,14 +2,15 @@ import type { BudgetReservation } from "../cost/budget.js";
 import { unpricedModelMessage } from "../cost/cost-meter.js";
 import { isContextLengthError } from "../errors/is-context-length-error.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
+import type { FallbackModel } from "../models/fallback-model.js";
 import type { Model, ModelRequest, ModelResponse } from "../models/model.js";
 import { addUsage } from "../models/usage.js";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { AgentEvent } from "./agent-event.js";
-import { callModel } from "./call-model.js";
+import { type CallModelOptions, callModel } from "./call-model.js";
 import type { ContextManager } from "./context-manager.js";
 import type { CostGuard } from "./cost-guard.js";
-import { createEvent } from "./create-event.js";
+import { createEvent, describeError } from "./create-event.js";
 import { assistantMessage } from "./history-helpers.js";
 import type { LoopState } from "./loop-state.js";
 import type { Checkpoint } from "./policies/checkpoint.js";
@@ -36,6 +37,8 @@ export interface ModelTurnOptions {
   cost: Pick<CostGuard, "active" | "admit" | "price" | "settle">;
   checkpoint: Pick<Checkpoint, "compacted">;
   checks: Pick<ResponseChecks, "accept">;
+  /** The run's models in order of preference, when the agent has fallbacks (`model` is, or wraps, this). */
+  fallback?: FallbackModel | undefined;
 }
 
 /**
@@ -73,21 +76,20 @@ export class ModelTurn {
     };
     let response: ModelResponse;
     try {
-      try {
-        response = yield* callModel(call);
-      } catch (error) {
-        // A context-length error: compact harder and retry the call once.
-        if (signal.aborted || !isContextLengthError(error)) throw error;
-        if (!(yield* context.recover({ messages: state.messages, tools: req.tools, signal, turn, error })))
-          throw error;
-        await checkpoint.compacted();
-        response = yield* callModel(call);
+      if (this.options.fallback !== undefined) response = yield* this.callWithFallback(call);
+      else {
+        try {
+          response = yield* callModel(call);
+        } catch (error) {
+          response = yield* this.recover(call, error);
+        }
       }
     } catch (error) {
       if (reservation !== undefined) await cost.settle(reservation, 0);
       throw error;
     }
-    const { costUsd, priced, firstUnpriced } = cost.price(response);
+    const answering = this.options.fallback?.current ?? model;
+    const { costUsd, priced, firstUnpriced } = cost.price(response, answering.modelId);
     // Only a budget reservation has something to settle: no promise hop per turn without one.
     if (reservation !== undefined) await cost.settle(reservation, costUsd);
     state.turns = turn;
@@ -96,7 +98,7 @@ export class ModelTurn {
     const latencyMs = Math.round(performance.now() - t0);
     const { finishReason, usage } = response;
     yield createEvent("model_call", turn, {
-      model: this.options.modelName,
+      model: answering === model ? this.options.modelName : `${answering.provider}:${answering.modelId}`,
       finishReason,
       usage,
       latencyMs,
@@ -105,13 +107,64 @@ export class ModelTurn {
     });
     if (firstUnpriced) {
       // Once per run and model: its cost is not known (a warning, the run goes on).
-      const message = unpricedModelMessage(model.modelId);
+      const message = unpricedModelMessage(answering.modelId);
       yield createEvent("error", turn, { name: "UnpricedModel", message, fatal: false });
     }
     const answer = this.options.checks.accept(response);
     state.messages.push(assistantMessage(answer));
     if (answer.text !== "") state.text = answer.text;
     return answer;
+  }
+
+  /**
+   * The call, compacting harder and calling once more after a context-length error, then (with fallbacks) on
+   * the next model after a failure that remains: a `retry` event (source "stream" when streaming: the turn's
+   * streamed text is void) and a `model_fallback` event, then the same request on the next model.
+   */
+  private async *callWithFallback(call: CallModelOptions): AsyncGenerator<AgentEvent, ModelResponse> {
+    const { signal, fallback } = this.options;
+    for (;;) {
+      try {
+        return yield* this.callRecovering(call);
+      } catch (error) {
+        const next = signal.aborted ? undefined : fallback?.fallBack();
+        if (next === undefined) throw error;
+        const message = describeError(error).message;
+        const source = call.stream ? "stream" : "request";
+        yield createEvent("retry", call.turn, { attempt: 1, delayMs: 0, error: message, source });
+        yield createEvent("model_fallback", call.turn, {
+          from: `${next.from.provider}:${next.from.modelId}`,
+          to: `${next.to.provider}:${next.to.modelId}`,
+          error: message,
+        });
+      }
+    }
+  }
+
+  /** The call, and once more after compacting harder when it failed for the context length. */
+  private async *callRecovering(call: CallModelOptions): AsyncGenerator<AgentEvent, ModelResponse> {
+    try {
+      return yield* callModel(call);
+    } catch (error) {
+      return yield* this.recover(call, error);
+    }
+  }
+
+  /** After a failed call: a context-length error compacts harder and calls once more; others are thrown. */
+  private async *recover(call: CallModelOptions, error: unknown): AsyncGenerator<AgentEvent, ModelResponse> {
+    const { state, context, checkpoint, signal } = this.options;
+    if (signal.aborted || !isContextLengthError(error)) throw error;
+    const tools = call.request.tools;
+    const recovered = yield* context.recover({
+      messages: state.messages,
+      tools,
+      signal,
+      turn: call.turn,
+      error,
+    });
+    if (!recovered) throw error;
+    await checkpoint.compacted();
+    return yield* callModel(call);
   }
 
   /** The cost policy's admission of a call: its reservation, or `false` when it could exceed a cap. */

@@ -99,7 +99,16 @@ function joinJson(texts: readonly string[]): string {
  * serialised once per message object (see {@link openAIMessageJson}).
  */
 export function openAIMessagesJson(messages: readonly Message[]): string {
-  return joinJson(placeOpenAIToolAttachments(messages, JSON_PLACEMENT));
+  // The usual history has no tool result with parts: each message converts on its own, nothing is placed.
+  let json = "";
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as Message;
+    if (message.role === "tool" && typeof message.content !== "string") {
+      return joinJson(placeOpenAIToolAttachments(messages, JSON_PLACEMENT));
+    }
+    json = i === 0 ? openAIMessageJson(message) : `${json},${openAIMessageJson(message)}`;
+  }
+  return json;
 }
 
 function convertMessage(message: Message): OpenAIWireMessage {

@@ -42,13 +42,21 @@ type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Hosts by URL: a model calls one or two endpoints, so each URL is parsed once (bounded). */
+const hosts = new Map<string, string>();
+
 /** The host a request URL (or base URL) names: the identity `server` is compared by. */
 export function serverOf(url: string): string {
+  let host = hosts.get(url);
+  if (host !== undefined) return host;
   try {
-    return new URL(url).host;
+    host = new URL(url).host;
   } catch {
-    return url;
+    host = url;
   }
+  if (hosts.size >= 256) hosts.clear();
+  hosts.set(url, host);
+  return host;
 }
 
 /** The field of a `reasoning_details` item that streams in fragments (undefined: the item comes whole). */
