@@ -1,7 +1,7 @@
-import type { FallbackModel } from "../models/fallback-model.js";
 import type { BudgetCharges } from "../cost/budget.js";
 import type { CostMeter } from "../cost/cost-meter.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
+import type { FallbackModel } from "../models/fallback-model.js";
 import type { Message } from "../models/message.js";
 import type { Model } from "../models/model.js";
 import type { Usage } from "../models/usage.js";
