@@ -41,6 +41,8 @@ export interface ModelResponseRecord {
   /** The 0-based model call index within the run (failed calls take no index). */
   call: number;
   response: JournaledResponse;
+  /** `provider:modelId` of the model that answered (written since agentloop 0.2; with fallbacks it may vary). */
+  model?: string;
 }
 
 /** A tool call is about to execute. Written before the tool runs. */

@@ -47,9 +47,16 @@ export class JournaledModel extends LogReplayModel {
       modelId: model.modelId,
       capabilities: model.capabilities,
       live: live ? model : undefined,
+      // `model` names the model that answered (with fallbacks, not always the first).
       record: ({ call, response }) =>
         writer.append([
-          { v: JOURNAL_RECORD_VERSION, kind: "model_response", call, response: toRecordedResponse(response) },
+          {
+            v: JOURNAL_RECORD_VERSION,
+            kind: "model_response",
+            call,
+            response: toRecordedResponse(response),
+            model: `${model.provider}:${model.modelId}`,
+          },
         ]),
       onLive,
       unanswered: ({ call }) =>

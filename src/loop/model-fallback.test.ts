@@ -132,6 +132,10 @@ describe("model fallback (Agent({ model: [primary, fallback] }))", () => {
     const first = await agent.run("Look a up.", { runId: "fb-1" });
     expect(first.error?.message).toBeUndefined();
     expect(first.text).toBe("Done.");
+    // The run log names the model that answered each call.
+    const records = (await journal.load("fb-1")) ?? [];
+    const answered = records.flatMap((r) => (r.kind === "model_response" ? [r.model] : []));
+    expect(answered).toEqual(["scripted:a", "scripted:b"]);
     const again = await agent.run("Look a up.", { runId: "fb-1" });
     expect(again.text).toBe("Done.");
     expect(again.stopReason).toBe("completed");
