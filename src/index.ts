@@ -82,7 +82,10 @@ export {
   type AnthropicProviderOptions,
   createAnthropic,
 } from "./providers/anthropic/index.js";
+export { createBedrock } from "./providers/bedrock/create-bedrock.js";
+export { createGoogle } from "./providers/google/create-google.js";
 export { createOpenAI, type OpenAIProvider, type OpenAIProviderOptions } from "./providers/openai/index.js";
+export { createOpenAICompatible } from "./providers/openai-compatible/create-openai-compatible.js";
 export { resolveModel } from "./providers/resolve-model.js";
 export {
   type ReflectionResult,

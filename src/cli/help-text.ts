@@ -25,6 +25,11 @@ Environment:
                       or AGENTLOOP_MODEL (required: there is no default model for such a server)
   AGENTLOOP_MODEL     the model when --model is not given (e.g. openai:llama3.2)
   ANTHROPIC_API_KEY   key for anthropic: models
+  AWS_REGION          region of bedrock: models, signed with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
+                      (AWS_SESSION_TOKEN) or AWS_BEARER_TOKEN_BEDROCK; AWS_ENDPOINT_URL_BEDROCK_RUNTIME
+                      for another endpoint
+  GEMINI_API_KEY      key for google: models (or GOOGLE_GENERATIVE_AI_API_KEY); GOOGLE_BASE_URL
+                      for another Gemini API endpoint
   NO_COLOR            no colours (FORCE_COLOR=1 forces them)
 
 Try it without a key:

@@ -3,7 +3,11 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { Model } from "../models/model.js";
 import { createAnthropic, DEFAULT_ANTHROPIC_BASE_URL } from "../providers/anthropic/create-anthropic.js";
 import { createOpenAI } from "../providers/openai/create-openai.js";
+import { isOpenAICompatiblePreset } from "../providers/openai-compatible/openai-compatible-presets.js";
 import { checkModelName, DEFAULT_CLI_MODEL } from "./parse-run-args.js";
+import { resolveBedrockCliModel } from "./resolve-bedrock-cli-model.js";
+import { resolveCompatibleCliModel } from "./resolve-compatible-cli-model.js";
+import { resolveGoogleCliModel } from "./resolve-google-cli-model.js";
 
 /** The OpenAI API's default base URL. */
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -146,7 +150,13 @@ export async function resolveCliModel({ model, demo, env }: ResolveCliModelOptio
     }
     return { model: create(() => createAnthropic({ baseURL, apiKey })(modelId)), close: none };
   }
+  if (provider === "bedrock") return { model: resolveBedrockCliModel({ modelId, env }), close: none };
+  if (provider === "google") return { model: resolveGoogleCliModel({ modelId, env }), close: none };
+  if (isOpenAICompatiblePreset(provider)) {
+    return { model: resolveCompatibleCliModel({ preset: provider, modelId, env }), close: none };
+  }
   throw CliError.usage(
-    `unknown provider "${provider}" in --model "${model}": use openai:<id> or anthropic:<id>`,
+    `unknown provider "${provider}" in --model "${model}": use openai:<id>, anthropic:<id> or google:<id> (or an ` +
+      "OpenAI-compatible preset such as deepseek:<id>, azure:<deployment>, ollama:<id>; see docs/models.md)",
   );
 }

@@ -35,3 +35,24 @@ describe("DEFAULT_PRICING", () => {
     expect(findModelPrice({ modelId: "gpt-5.6-sol" })).toBeUndefined();
   });
 });
+
+describe("Gemini prices", () => {
+  it("prices Gemini models, dated and preview ids by their family's longest prefix", () => {
+    expect(findModelPrice({ modelId: "gemini-2.5-flash" })?.inputPerMTok).toBe(0.3);
+    expect(findModelPrice({ modelId: "gemini-2.5-flash-lite-preview-09-2025" })?.inputPerMTok).toBe(0.1);
+    expect(findModelPrice({ modelId: "gemini-2.5-pro" })?.outputPerMTok).toBe(10);
+  });
+});
+
+describe("Bedrock ids", () => {
+  it("price as the model they wrap, and a table entry for the Bedrock id itself wins", () => {
+    const sonnet = findModelPrice({ modelId: "claude-sonnet-4-5" });
+    expect(findModelPrice({ modelId: "us.anthropic.claude-sonnet-4-5-20250929-v1:0" })).toEqual(sonnet);
+    expect(findModelPrice({ modelId: "anthropic.claude-sonnet-4-5-20250929-v1:0" })).toEqual(sonnet);
+    expect(findModelPrice({ modelId: "global.anthropic.claude-sonnet-4-5-v1" })).toEqual(sonnet);
+    expect(findModelPrice({ modelId: "us.amazon.nova-micro-v1:0" })).toBeUndefined();
+    const own = { inputPerMTok: 9, outputPerMTok: 9 };
+    const pricing = { "us.anthropic.claude-sonnet-4-5-20250929-v1:0": own };
+    expect(findModelPrice({ modelId: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", pricing })).toBe(own);
+  });
+});

@@ -16,7 +16,7 @@ export interface ModelPrice {
 export type PricingTable = { readonly [modelId: string]: ModelPrice };
 
 /**
- * List prices of current OpenAI and Anthropic models (USD per million tokens, standard tier). Prices change:
+ * List prices of current OpenAI, Anthropic and Google Gemini models (USD per million tokens, standard tier). Prices change:
  * override or extend them per agent with `pricing`.
  *
  * Reviewed on 2026-11-28. Anthropic rows: platform.claude.com ("Pricing" and the model overviews). OpenAI
@@ -86,12 +86,26 @@ export const DEFAULT_PRICING: PricingTable = Object.freeze({
   "claude-sonnet-4": { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 },
   "claude-haiku-4-5": { inputPerMTok: 1, outputPerMTok: 5, cachedInputPerMTok: 0.1, cacheWritePerMTok: 1.25 },
   "claude-3-5-haiku": { inputPerMTok: 0.8, outputPerMTok: 4, cachedInputPerMTok: 0.08, cacheWritePerMTok: 1 },
+  // Gemini (prompts up to 200K tokens; thinking tokens are billed as output): ai.google.dev "Gemini Developer
+  // API pricing" as quoted by price trackers (2026-01 to 2026-03). Longer prompts cost more (2.5 Pro: 2 ×
+  // input, 1.5 × output): not modelled. Cache storage per hour is not a per-call price: not modelled.
+  "gemini-3-pro-preview": { inputPerMTok: 2, outputPerMTok: 12, cachedInputPerMTok: 0.2 },
+  "gemini-2.5-pro": { inputPerMTok: 1.25, outputPerMTok: 10, cachedInputPerMTok: 0.125 },
+  "gemini-2.5-flash": { inputPerMTok: 0.3, outputPerMTok: 2.5, cachedInputPerMTok: 0.03 },
+  "gemini-2.5-flash-lite": { inputPerMTok: 0.1, outputPerMTok: 0.4, cachedInputPerMTok: 0.01 },
+  "gemini-2.0-flash": { inputPerMTok: 0.1, outputPerMTok: 0.4, cachedInputPerMTok: 0.025 },
 });
+
+/** A Bedrock model id's wrapping: an inference-profile region (`us.`, `eu.`, `global.`), a vendor, a version. */
+const BEDROCK_ID =
+  /^(?:(?:us|eu|apac|au|ca|jp|global|us-gov)\.)?(?:anthropic|meta|mistral|amazon|deepseek|openai)\.(.+?)(?:-v\d+(?::\d+)?)?$/;
 
 /**
  * The price of `modelId` from `pricing` (checked first) then {@link DEFAULT_PRICING}: an exact match, else the
  * longest table id that prefixes it followed by `-` (so "gpt-4o-mini-2024-07-18" is priced as "gpt-4o-mini",
- * never as "gpt-4o"). Undefined when unknown.
+ * never as "gpt-4o"). A Bedrock id without an entry of its own is looked up without its wrapping
+ * ("us.anthropic.claude-sonnet-4-5-20250929-v1:0" as "claude-sonnet-4-5-20250929": Bedrock's on-demand prices of
+ * Anthropic models are Anthropic's; regional endpoints add 10 %, not modelled). Undefined when unknown.
  */
 export function findModelPrice({
   modelId,
@@ -100,6 +114,13 @@ export function findModelPrice({
   modelId: string;
   pricing?: PricingTable;
 }): ModelPrice | undefined {
+  const found = lookUp(modelId, pricing);
+  if (found !== undefined) return found;
+  const bare = BEDROCK_ID.exec(modelId)?.[1];
+  return bare === undefined ? undefined : lookUp(bare, pricing);
+}
+
+function lookUp(modelId: string, pricing: PricingTable | undefined): ModelPrice | undefined {
   for (const table of pricing === undefined ? [DEFAULT_PRICING] : [pricing, DEFAULT_PRICING]) {
     const exact = table[modelId];
     if (exact !== undefined) return exact;

@@ -6,6 +6,15 @@ import type { HttpClient, HttpRequest, HttpResponse } from "./http-transport-typ
 
 const ignore = (): void => undefined;
 
+/** Bytes as a "binary string", one character per byte (see `HttpRequest.binary`). */
+function binaryString(bytes: Uint8Array): string {
+  let text = "";
+  for (let at = 0; at < bytes.length; at += 8192) {
+    text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  }
+  return text;
+}
+
 /** What one read of a body reader gives. */
 type ReadResult = { done: true; value?: undefined } | { done: false; value: Uint8Array };
 
@@ -54,6 +63,7 @@ function wrapResponse(response: Response, request: HttpRequest): HttpResponse {
   const stream = response.body;
   const { tooLarge } = guard;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  const binary = request.binary === true && status >= 200 && status < 300;
   /** Ends the body being read (its pending read settles at once); set while the body is read. */
   let stopReading: (() => void) | undefined;
   let cancelled = false;
@@ -94,7 +104,7 @@ function wrapResponse(response: Response, request: HttpRequest): HttpResponse {
           }
           received += result.value.byteLength;
           if (guard.exceeds(received)) throw tooLarge(received);
-          const text = decoder.decode(result.value, { stream: true });
+          const text = binary ? binaryString(result.value) : decoder.decode(result.value, { stream: true });
           if (text !== "") yield text;
         }
       } catch (error) {

@@ -24,6 +24,12 @@ export interface HttpRequest {
   errorBodyLimit?: BodyLimit | undefined;
   /** The URL as error messages print it (without credentials). Default: `url` without userinfo. */
   displayUrl?: string | undefined;
+  /**
+   * Read a 2xx body as bytes: its chunks are then "binary strings", one character (U+0000 to U+00FF) per byte
+   * (`Buffer.from(chunk, "latin1")` gives the bytes back), for binary framings such as AWS event streams. An
+   * error body is still read as UTF-8 text.
+   */
+  binary?: boolean | undefined;
 }
 
 /** An HTTP response whose body is read as UTF-8 text chunks (multi-byte sequences never split). */

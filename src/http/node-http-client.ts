@@ -40,7 +40,9 @@ function wrapResponse(res: http.IncomingMessage, request: HttpRequest): HttpResp
   /** A body the server declared too large fails before a byte of it is read. */
   const declaredTooLarge = guard.exceeds(declared);
   let received = 0;
-  const decoder = new StringDecoder("utf8");
+  const decoder = new StringDecoder(
+    request.binary === true && status >= 200 && status < 300 ? "latin1" : "utf8",
+  );
   /** Counts a chunk and decodes it; throws once the body is over its limit. */
   const accept = (chunk: Buffer): string => {
     received += chunk.length;

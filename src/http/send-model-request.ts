@@ -20,6 +20,11 @@ export interface ErrorBodyInfo {
   type?: string;
   /** The envelope's `code`, as sent (a string, or a number such as llama.cpp's `400`). */
   rawCode?: string | number;
+  /**
+   * A wait the body asks for (Google's `RetryInfo.retryDelay`), in ms. A `retry-after-ms` / `Retry-After` header
+   * wins over it.
+   */
+  retryAfterMs?: number;
 }
 
 /** Options of {@link sendModelRequest} and {@link openModelStream}. */
@@ -36,12 +41,17 @@ export interface SendModelRequestOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   onRetry?: ((info: RetryInfo) => void) | undefined;
-  /** Extracts message and code from an error body (provider-specific envelope). */
-  parseErrorBody: (body: string) => ErrorBodyInfo;
+  /**
+   * Extracts message and code from an error body (provider-specific envelope); `header` reads the error
+   * response's headers (Bedrock sends the error type in `x-amzn-errortype`).
+   */
+  parseErrorBody: (body: string, header: (name: string) => string | undefined) => ErrorBodyInfo;
   /** Decides retryability of an error status; defaults to 408/409/429/5xx. */
   isRetryable?: (status: number, info: ErrorBodyInfo) => boolean;
   /** Bounds on what the server may send (see {@link ResponseLimits}). Default {@link DEFAULT_RESPONSE_LIMITS}. */
   limits?: ResponseLimits | undefined;
+  /** Read a 2xx body as bytes (binary strings, see `HttpRequest.binary`), for binary stream framings. */
+  binary?: boolean | undefined;
 }
 
 /** An open streaming response: read `body`, then call `dispose()` (always, also on error). */
@@ -137,8 +147,8 @@ async function statusError(
     return "";
   });
   const text = redactCredentials({ text: raw, headers: options.headers, url: options.url });
-  const info = options.parseErrorBody(text);
-  const retryAfterMs = parseRetryAfter(response.header);
+  const info = options.parseErrorBody(text, response.header);
+  const retryAfterMs = parseRetryAfter(response.header) ?? info.retryAfterMs;
   const url = shownUrl(options);
   return new ModelCallError({
     message: `${url} answered ${response.status}${info.message ? `: ${info.message}` : ""}`,
@@ -184,6 +194,7 @@ async function withRetries<T>(
         bodyLimit,
         errorBodyLimit,
         displayUrl: shown,
+        ...(options.binary === true && { binary: true }),
       });
       attempt.watch(response);
       if (response.status >= 200 && response.status < 300) return await use(response, attempt);

@@ -9,6 +9,8 @@ import { createOpenAI } from "../../src/providers/openai/create-openai.js";
 import { startFixtureServer } from "../../src/providers/openai/test-utils/fixture-server.js";
 import { startMockOpenAIServer } from "../../src/testing/mock-openai-server.js";
 import type { MockFault, MockReply } from "../../src/testing/mock-reply.js";
+import type { BedrockFault } from "./bedrock-fault-backend.js";
+import type { GoogleFault } from "./google-fault-backend.js";
 import { type ResponsesFault, responsesAnswer } from "./responses-answer.js";
 
 // The two real HTTP providers behind one small interface, so each fault runs through both with the same
@@ -22,7 +24,9 @@ export type Turn = { lookup: string } | { text: string };
 export type BackendFault =
   | { openai: MockFault }
   | { anthropic: NonNullable<AnthropicMockReply["fault"]> }
-  | { responses: ResponsesFault };
+  | { responses: ResponsesFault }
+  | { google: GoogleFault }
+  | { bedrock: BedrockFault };
 
 /** A scripted answer: a turn, optionally broken by a fault (for the named backend). */
 export interface ScriptedAnswer {
@@ -46,7 +50,7 @@ export interface FaultServer {
 
 /** A provider under test. `answers` are played in order; the last one repeats once the script runs out. */
 export interface Backend {
-  name: "openai" | "anthropic" | "responses";
+  name: "openai" | "anthropic" | "responses" | "azure" | "deepseek" | "google" | "bedrock";
   start(args: {
     answers: ScriptedAnswer[];
     timeoutMs: number;

@@ -10,6 +10,8 @@ import type { AgentResult } from "../../src/loop/agent-result.js";
 import type { Message } from "../../src/models/message.js";
 import { FileStore } from "../../src/stores/file-store.js";
 import { tool } from "../../src/tools/tool.js";
+import { bedrockBackend } from "./bedrock-fault-backend.js";
+import { azureBackend, deepseekBackend } from "./compatible-fault-backends.js";
 import {
   anthropicBackend,
   type Backend,
@@ -18,6 +20,7 @@ import {
   responsesBackend,
   type ScriptedAnswer,
 } from "./fault-backends.js";
+import { googleBackend } from "./google-fault-backend.js";
 
 // Every fault of docs/reliability.md, injected by a real local server and read by the real HTTP providers,
 // in both modes (`run`: non-streaming calls; `stream`). The fault hits the SECOND model turn, after the first
@@ -291,6 +294,176 @@ const cases: FaultCase[] = [
   },
 ];
 
+// OpenAI-compatible presets: the OpenAI Chat transport with another URL, auth header and body. Azure runs every
+// OpenAI row (through a proxy that maps its /openai/v1 route), DeepSeek a representative subset.
+cases.push(
+  ...cases
+    .filter((c) => c.backend === openAIBackend)
+    .map((c) => ({ ...c, row: `Azure ${c.row}`, backend: azureBackend })),
+  ...cases
+    .filter(
+      (c) =>
+        c.backend === openAIBackend && /^(429|connection reset|stream dropped after|malformed)/.test(c.row),
+    )
+    .map((c) => ({ ...c, row: `DeepSeek ${c.row}`, backend: deepseekBackend })),
+);
+
+// The Gemini API: its own error envelope (a 429's RetryInfo delay, no Retry-After header), SSE with CRLF and
+// no final event of its own (the answer ends with a finishReason), and an error object inside the stream.
+cases.push(
+  ...(
+    [
+      ["429 with RetryInfo", { type: "status", status: 429 }, both, request, /429|RESOURCE_EXHAUSTED/],
+      ["500", { type: "status", status: 500 }, both, request, /500/],
+      ["503", { type: "status", status: 503 }, both, request, /503/],
+      ["connection reset before headers", { type: "reset-before-headers" }, both, request, /socket hang up/],
+      [
+        "stream dropped after some text",
+        { type: "drop-after-text" },
+        both,
+        streamRetry,
+        /the connection closed before the response was complete/,
+      ],
+      [
+        "stream ending without a finishReason",
+        { type: "end-before-finish" },
+        streamOnly,
+        streamRetry,
+        /finishReason/,
+      ],
+      ["malformed JSON event", { type: "malformed-after-text" }, streamOnly, streamRetry, /malformed/],
+      [
+        "UNAVAILABLE error inside the stream",
+        { type: "error-after-text" },
+        streamOnly,
+        streamRetry,
+        /UNAVAILABLE/,
+      ],
+    ] as const
+  ).map(
+    ([row, fault, modes, source, error]): FaultCase => ({
+      row: `Gemini ${row}`,
+      backend: googleBackend,
+      fault: { fault: { google: fault } },
+      modes,
+      source,
+      error,
+    }),
+  ),
+  {
+    row: "Gemini slow drip past the request timeout",
+    backend: googleBackend,
+    fault: { fault: { google: { type: "slow_drip", intervalMs: 400 } } },
+    modes: both,
+    source: streamRetry,
+    error: /stalled|timed out/i,
+    partialText: false,
+    timeoutMs: 150,
+  },
+  {
+    row: "Gemini server that never answers",
+    backend: googleBackend,
+    fault: { fault: { google: { type: "hang" } } },
+    modes: both,
+    source: request,
+    error: /timed out after 150 ms/,
+    timeoutMs: 150,
+  },
+);
+
+// Amazon Bedrock (Converse): errors typed by the x-amzn-errortype header, binary AWS event streams whose frames
+// carry CRCs, and exception frames inside the stream. Every request is checked for a valid SigV4 signature.
+cases.push(
+  ...(
+    [
+      [
+        "429 ThrottlingException with Retry-After",
+        { type: "status", status: 429, errorType: "ThrottlingException", retryAfter: "0" },
+        both,
+        request,
+        /429.*ThrottlingException/,
+      ],
+      ["500", { type: "status", status: 500, errorType: "InternalServerException" }, both, request, /500/],
+      [
+        "503",
+        { type: "status", status: 503, errorType: "ServiceUnavailableException" },
+        both,
+        request,
+        /503/,
+      ],
+      ["connection reset before headers", { type: "reset-before-headers" }, both, request, /socket hang up/],
+      [
+        "stream dropped after some text",
+        { type: "drop-after-text" },
+        both,
+        streamRetry,
+        /the connection closed before the response was complete/,
+      ],
+      [
+        "stream dropped in the middle of a tool call's arguments",
+        { type: "drop-in-arguments" },
+        streamOnly,
+        streamRetry,
+        /the connection closed before the response was complete/,
+      ],
+      [
+        "stream ending before messageStop",
+        { type: "end-before-stop" },
+        streamOnly,
+        streamRetry,
+        /messageStop/,
+      ],
+      ["frame with a bad CRC", { type: "corrupt-frame-after-text" }, streamOnly, streamRetry, /CRC mismatch/],
+      [
+        "throttlingException inside the stream",
+        { type: "exception-after-text", exceptionType: "throttlingException", message: "Too many tokens" },
+        streamOnly,
+        streamRetry,
+        /throttlingException.*Too many tokens/,
+      ],
+      [
+        "modelStreamErrorException inside the stream",
+        {
+          type: "exception-after-text",
+          exceptionType: "modelStreamErrorException",
+          message: "Stream failed",
+        },
+        streamOnly,
+        streamRetry,
+        /modelStreamErrorException/,
+      ],
+    ] as const
+  ).map(
+    ([row, fault, modes, source, error]): FaultCase => ({
+      row: `Bedrock ${row}`,
+      backend: bedrockBackend,
+      fault: { fault: { bedrock: fault } },
+      modes,
+      source,
+      error,
+    }),
+  ),
+  {
+    row: "Bedrock slow drip past the request timeout",
+    backend: bedrockBackend,
+    fault: { fault: { bedrock: { type: "slow_drip", intervalMs: 400 } } },
+    modes: both,
+    source: streamRetry,
+    error: /stalled|timed out/i,
+    partialText: false,
+    timeoutMs: 150,
+  },
+  {
+    row: "Bedrock server that never answers",
+    backend: bedrockBackend,
+    fault: { fault: { bedrock: { type: "hang" } } },
+    modes: both,
+    source: request,
+    error: /timed out after 150 ms/,
+    timeoutMs: 150,
+  },
+);
+
 const MAX_RETRIES = 2;
 let dir: string;
 let executions: string[];
@@ -406,7 +579,8 @@ describe.each(rows)("fault: $label", (c) => {
     expect(executions).toEqual(["loop"]);
     expect(retriesOf(result).map((r) => r.data.attempt)).toEqual([1, 2]);
     expect(server.requestCount()).toBe(1 + 1 + MAX_RETRIES);
-    const fatal = result.events.filter((e) => e.type === "error");
+    // Only the fatal error: a model without a default price (Gemini) also reports a non-fatal `UnpricedModel`.
+    const fatal = result.events.filter((e) => e.type === "error" && e.data.fatal);
     expect(fatal).toHaveLength(1);
     expect(result.events.at(-1)).toMatchObject({ type: "loop_end", data: { stopReason: "error" } });
     expect(validateHistory(result.messages)).toEqual([]);

@@ -12,6 +12,11 @@ export interface BuildOpenAIChatBodyOptions {
   extraBody?: Record<string, unknown> | undefined;
   /** Adds `stream: true` and `stream_options.include_usage: true`. */
   stream: boolean;
+  /**
+   * Edits the body (every field but `messages` and `tools`) last, after `providerOptions` and the stream
+   * fields: an OpenAI-compatible preset removes or renames the fields its server rejects.
+   */
+  editBody?: ((body: Record<string, unknown>, stream: boolean) => void) | undefined;
 }
 
 /**
@@ -32,6 +37,7 @@ export function buildOpenAIChatBody({
   request,
   extraBody,
   stream,
+  editBody,
 }: BuildOpenAIChatBodyOptions): string {
   // Everything but `messages` and `tools` goes through one small JSON.stringify; those two are spliced in
   // from per-message and per-tools-array caches (see openAIMessageJson), so a turn serialises only what is new.
@@ -65,6 +71,7 @@ export function buildOpenAIChatBody({
     delete body.stream;
     delete body.stream_options;
   }
+  editBody?.(body, stream);
   if ("messages" in body || "tools" in body) {
     throw new InvalidArgumentError({
       argument: "providerOptions",

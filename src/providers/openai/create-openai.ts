@@ -108,7 +108,8 @@ function resolveBaseURL(given: string | undefined): string {
   return value.replace(/\/+$/, "");
 }
 
-function resolveHeaders(headers: unknown): Record<string, string> {
+/** Checks the `headers` option and lower-cases its names (also used by `createOpenAICompatible`). */
+export function resolveHeaders(headers: unknown): Record<string, string> {
   if (headers === undefined) return {};
   if (!isPlainObject(headers))
     throw new InvalidArgumentError({ argument: "headers", message: "expected an object" });
@@ -122,7 +123,8 @@ function resolveHeaders(headers: unknown): Record<string, string> {
   return result;
 }
 
-function resolveTimeout(timeoutMs: unknown): number {
+/** Checks the `timeoutMs` option, or gives the default (also used by `createOpenAICompatible`). */
+export function resolveTimeout(timeoutMs: unknown): number {
   if (timeoutMs === undefined) return DEFAULT_OPENAI_TIMEOUT_MS;
   if (
     typeof timeoutMs !== "number" ||

@@ -6,6 +6,7 @@ import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import type { OpenAICompatibleQuirks } from "../openai-compatible/openai-compatible-quirks.js";
 import { buildOpenAIChatBody } from "./build-openai-chat-body.js";
 import { withOwnReasoning } from "./openai-compatible-reasoning.js";
 import { openAIRequestHeaders } from "./openai-request-headers.js";
@@ -31,6 +32,8 @@ export interface OpenAIChatModelConfig {
   extraBody?: Record<string, unknown> | undefined;
   /** Whether the model takes `ModelRequest.output` natively (`capabilities.structuredOutput`). Default true. */
   structuredOutput?: boolean | undefined;
+  /** How an OpenAI-compatible server differs (set by `createOpenAICompatible`); none for OpenAI. */
+  quirks?: OpenAICompatibleQuirks | undefined;
 }
 
 /**
@@ -60,7 +63,7 @@ export class OpenAIChatModel extends HttpModel {
     this.provider = config.name;
     this.config = config;
     this.capabilities = { structuredOutput: config.structuredOutput !== false };
-    this.url = `${config.baseURL}/chat/completions`;
+    this.url = config.quirks?.chatURL?.(modelId) ?? `${config.baseURL}/chat/completions`;
     this.shownUrl = displayUrl(this.url);
     this.limits = config.limits ?? DEFAULT_RESPONSE_LIMITS;
     this.needsKey = new URL(config.baseURL).hostname === "api.openai.com";
@@ -90,6 +93,7 @@ export class OpenAIChatModel extends HttpModel {
     stream: boolean;
   }): SendModelRequestOptions {
     const { config } = this;
+    const quirks = config.quirks;
     return {
       client: config.client,
       url: this.url,
@@ -97,9 +101,10 @@ export class OpenAIChatModel extends HttpModel {
       body: buildOpenAIChatBody({
         modelId: this.modelId,
         // Reasoning another server left on the history is not sent here (see openai-compatible-reasoning.ts).
-        request: withOwnReasoning({ request, url: this.shownUrl }),
+        request: withOwnReasoning({ request: quirks?.editRequest?.(request) ?? request, url: this.shownUrl }),
         extraBody: config.extraBody,
         stream,
+        editBody: quirks?.editBody,
       }),
       retry: config.retry,
       timeoutMs: config.timeoutMs,
@@ -107,13 +112,13 @@ export class OpenAIChatModel extends HttpModel {
       signal: options.signal,
       onRetry: options.onRetry,
       parseErrorBody: parseOpenAIErrorBody,
-      isRetryable: isRetryableOpenAIStatus,
+      isRetryable: quirks?.isRetryable ?? isRetryableOpenAIStatus,
     };
   }
 
   private headers(stream: boolean): Record<string, string> {
     const { config } = this;
-    return openAIRequestHeaders({
+    return (config.quirks?.requestHeaders ?? openAIRequestHeaders)({
       apiKey: config.apiKey(),
       headers: config.headers,
       stream,

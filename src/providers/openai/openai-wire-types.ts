@@ -66,12 +66,21 @@ export interface OpenAIWireUsage {
   /** `cache_write_tokens`: prompt tokens written to the cache (GPT-5.6 and later bill them at 1.25 × input). */
   prompt_tokens_details?: { cached_tokens?: number | null; cache_write_tokens?: number | null } | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+  /** DeepSeek: prompt tokens read from its context cache (beside, or instead of, `cached_tokens`). */
+  prompt_cache_hit_tokens?: number | null;
 }
 
 /** The error envelope `{"error":{"message","type","param","code"}}` (some compatible servers send a string). */
 export interface OpenAIWireErrorEnvelope {
   error?:
-    | { message?: string | null; type?: string | null; param?: string | null; code?: string | number | null }
+    | {
+        message?: string | null;
+        type?: string | null;
+        param?: string | null;
+        code?: string | number | null;
+        /** OpenRouter: the upstream provider and its own error text. */
+        metadata?: { provider_name?: unknown; raw?: unknown } | null;
+      }
     | string
     | null;
   message?: unknown;
@@ -102,7 +111,8 @@ export interface OpenAIWireCompletion extends OpenAIWireErrorEnvelope {
     index?: number;
     message?:
       | ({
-          content?: string | null;
+          /** A string; Mistral's reasoning models send `text` / `thinking` chunks (read-content-chunks.ts). */
+          content?: string | unknown[] | null;
           refusal?: string | null;
           tool_calls?: OpenAIWireResponseToolCall[] | null;
         } & OpenAIWireResponseReasoning)
@@ -127,7 +137,8 @@ export interface OpenAIWireChunkChoice {
   index?: number | null;
   delta?:
     | ({
-        content?: string | null;
+        /** A string; Mistral's reasoning models send `text` / `thinking` chunks (read-content-chunks.ts). */
+        content?: string | unknown[] | null;
         refusal?: string | null;
         tool_calls?: OpenAIWireToolCallDelta[] | null;
       } & OpenAIWireResponseReasoning)
@@ -140,4 +151,6 @@ export interface OpenAIWireChunk extends OpenAIWireErrorEnvelope {
   model?: string | null;
   choices?: OpenAIWireChunkChoice[] | null;
   usage?: OpenAIWireUsage | null;
+  /** Groq: request metadata; its last chunk carries the usage here (and, with `stream_options`, at the top). */
+  x_groq?: { usage?: OpenAIWireUsage | null } | null;
 }

@@ -1,6 +1,7 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
 import { createToolCall, type ToolCall } from "../../models/message.js";
 import type { ModelResponse } from "../../models/model.js";
+import { readContentChunks } from "../openai-compatible/read-content-chunks.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
 import { OpenAICompatibleReasoning } from "./openai-compatible-reasoning.js";
@@ -41,7 +42,9 @@ export function parseOpenAIChatCompletion(text: string, url: string): ModelRespo
   }
   const message = choice.message ?? {};
   const reasoning = new OpenAICompatibleReasoning(url);
-  const thought = reasoning.addMessage(message);
+  // Mistral's reasoning models send `content` as `thinking` / `text` chunks.
+  const chunks = Array.isArray(message.content) ? readContentChunks(message.content) : undefined;
+  const thought = reasoning.addMessage(message) + (chunks?.thinking ?? "");
   const toolCalls: ToolCall[] = [];
   const wireCalls = message.tool_calls;
   if (Array.isArray(wireCalls)) {
@@ -61,7 +64,7 @@ export function parseOpenAIChatCompletion(text: string, url: string): ModelRespo
     }
   }
   const response: ModelResponse = {
-    text: typeof message.content === "string" ? message.content : "",
+    text: typeof message.content === "string" ? message.content : (chunks?.text ?? ""),
     toolCalls,
     usage: mapOpenAIUsage(body.usage),
     finishReason: mapOpenAIFinishReason(choice.finish_reason),

@@ -23,6 +23,8 @@ export function readErrorEnvelope(envelope: OpenAIWireErrorEnvelope): ErrorBodyI
   if (error !== null && typeof error === "object") {
     const info: ErrorBodyInfo = {};
     if (typeof error.message === "string" && error.message !== "") info.message = error.message;
+    const upstream = upstreamError(error.metadata);
+    if (upstream !== undefined) info.message = `${info.message ?? "error"} (${upstream})`;
     return withTypeAndCode(info, error);
   }
   if (typeof envelope.message === "string") {
@@ -31,6 +33,19 @@ export function readErrorEnvelope(envelope: OpenAIWireErrorEnvelope): ErrorBodyI
   }
   if (typeof envelope.detail === "string") return { message: envelope.detail };
   return undefined;
+}
+
+/**
+ * OpenRouter's `error.metadata`: the provider it routed to and that provider's own error text (`raw`), which
+ * says more than its "Provider returned error" (e.g. "google/gemini-2.0-flash-exp:free is temporarily
+ * rate-limited upstream").
+ */
+function upstreamError(metadata: unknown): string | undefined {
+  if (metadata === null || typeof metadata !== "object") return undefined;
+  const { provider_name: provider, raw } = metadata as { provider_name?: unknown; raw?: unknown };
+  if (typeof raw !== "string" || raw === "") return undefined;
+  const text = bodySnippet(raw);
+  return typeof provider === "string" && provider !== "" ? `${provider}: ${text}` : text;
 }
 
 /** Adds `type`, `rawCode` and `code` read from a top-level envelope (vLLM's shape). */
@@ -81,7 +96,9 @@ const RETRYABLE_IN_BODY_CODES = new Set(["server_error", "rate_limit_exceeded", 
 
 /**
  * Builds the {@link ModelCallError} for an error envelope the server sent inside a 2xx response (a JSON
- * body or a stream chunk). Retryable only for transient codes (`server_error`, `rate_limit_exceeded`, …).
+ * body or a stream chunk). Retryable only for transient codes (`server_error`, `rate_limit_exceeded`, …) and
+ * for numeric codes that are transient HTTP statuses (OpenRouter reports an upstream 429 or 502 met
+ * mid-stream as `{"error": {"code": 502, …}}`).
  */
 export function errorFromEnvelope(
   info: ErrorBodyInfo,
@@ -89,7 +106,9 @@ export function errorFromEnvelope(
 ): ModelCallError {
   return new ModelCallError({
     message: `${url} reported an error${info.message !== undefined ? `: ${info.message}` : ""}`,
-    isRetryable: info.code !== undefined && RETRYABLE_IN_BODY_CODES.has(info.code),
+    isRetryable:
+      (info.code !== undefined && RETRYABLE_IN_BODY_CODES.has(info.code)) ||
+      (typeof info.rawCode === "number" && isRetryableStatus(info.rawCode)),
     url,
     ...(status !== undefined && { status }),
     ...(body !== undefined && { body }),

@@ -4,6 +4,7 @@ import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
 import { checkToolCallSlot } from "../check-tool-call-slot.js";
+import { readContentChunks } from "../openai-compatible/read-content-chunks.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
 import { mapOpenAIUsage } from "./map-openai-usage.js";
 import { OpenAICompatibleReasoning } from "./openai-compatible-reasoning.js";
@@ -87,6 +88,7 @@ export async function* readOpenAIChatStream(
         throw errorFromEnvelope(readErrorEnvelope(chunk) ?? {}, { url, body: data });
       }
       if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
+      else if (chunk.x_groq?.usage !== undefined && chunk.x_groq.usage !== null) usage = chunk.x_groq.usage;
       if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
       const choices = chunk.choices;
       if (choices === undefined || choices === null || finished) continue;
@@ -98,7 +100,13 @@ export async function* readOpenAIChatStream(
           const thought = reasoning.addDelta(delta);
           if (thought !== "") yield { type: "reasoning_delta", delta: thought };
           const content = delta.content;
-          if (typeof content === "string" && content !== "") yield { type: "text_delta", delta: content };
+          if (typeof content === "string") {
+            if (content !== "") yield { type: "text_delta", delta: content };
+          } else if (Array.isArray(content)) {
+            const chunks = readContentChunks(content);
+            if (chunks.thinking !== "") yield { type: "reasoning_delta", delta: chunks.thinking };
+            if (chunks.text !== "") yield { type: "text_delta", delta: chunks.text };
+          }
           const refusal = delta.refusal;
           if (typeof refusal === "string" && refusal !== "") yield { type: "refusal_delta", delta: refusal };
           const fragments = delta.tool_calls;
