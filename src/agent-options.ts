@@ -1,15 +1,19 @@
 import type { Budget } from "./cost/budget.js";
 import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
 import type { RunJournal } from "./durable/run-journal.js";
+import type { GuardrailsOptions } from "./guardrails/guardrail.js";
 import type { RetryPolicy } from "./http/retry-policy.js";
 import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
 import type { AgentResult } from "./loop/agent-result.js";
 import type { ContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import type { PrepareStep } from "./loop/policies/prepare-step.js";
+import type { StopCondition } from "./loop/policies/stop-conditions.js";
+import type { SteeringInbox } from "./loop/steering-inbox.js";
 import type { PendingApproval } from "./loop/tool-step.js";
 import type { AgentHooks } from "./loop/with-hooks.js";
 import type { Message } from "./models/message.js";
-import type { JsonSchema, Model } from "./models/model.js";
+import type { JsonSchema, Model, ToolChoice } from "./models/model.js";
 import type { Profile } from "./profiles/profile.js";
 import type { MessageRedactor } from "./sessions/open-session-run.js";
 import type { SessionStore } from "./stores/session-store.js";
@@ -91,6 +95,26 @@ export interface AgentOptions<TOutput = unknown> extends AgentHooks {
    * (events, traces, errors) is redacted separately.
    */
   redact?: boolean | MessageRedactor;
+  /**
+   * Called (and awaited) before each model call: may change, for that call only, the model, the tools offered
+   * (a subset), `toolChoice`, the system prompt and the messages sent (the history is unchanged). A run's own
+   * `prepareStep` option replaces this one. See docs/loop.md, "Control of every step".
+   */
+  prepareStep?: PrepareStep;
+  /**
+   * Conditions checked after each turn's tool calls ran (`hasToolCall("submit")`, `turnCount(5)` from
+   * `agentloop/control`, or your own function): the first that holds stops the run with stop reason
+   * `stop_condition`. A run's own `stopWhen` option replaces this one.
+   */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * Checks that may block the run: `input` guardrails on the user message (before, or alongside, the first
+   * model call), `output` guardrails on the final answer, `tool` guardrails on each call before it runs and
+   * on its result before the model gets it. A block ends the run with stop reason `guardrail` and a
+   * `GuardrailError`; a guardrail that throws blocks too. Built-ins in `agentloop/guardrails`
+   * (`secretsGuardrail`, `maxLengthGuardrail`, `formatGuardrail`). See docs/guardrails.md.
+   */
+  guardrails?: GuardrailsOptions;
 }
 
 /** Per-run options. */
@@ -113,6 +137,22 @@ export interface RunOptions {
    * acted on; after a crash the same call (or `agent.resume({ runId })`) continues from the journal.
    */
   runId?: string;
+  /** The tools offered in this run: names of the agent's tools (a call of any other is answered as unknown). */
+  tools?: readonly string[];
+  /**
+   * How the model may use tools in every call of this run (`"auto"`, `"none"`, `"required"`, or
+   * `{ type: "tool", name }`); a `prepareStep` override, the wrap-up call and the typed answer's request win.
+   */
+  toolChoice?: ToolChoice;
+  /** Replaces the agent's `prepareStep` for this run. */
+  prepareStep?: PrepareStep;
+  /** Replaces the agent's `stopWhen` for this run. */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * An inbox for messages to the running agent (`steering.send(text)`), added between turns. `agent.stream`
+   * makes one (`stream.send`) when this is not given. See docs/loop.md, "Steering".
+   */
+  steering?: SteeringInbox;
 }
 
 /** A run paused for approval: its result (or that result's JSON), or the session it is stored in. */

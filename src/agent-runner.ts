@@ -1,4 +1,5 @@
 import type { AgentOptions, RunOptions } from "./agent-options.js";
+import { runStopConditions } from "./check-run-control.js";
 import type { BudgetCharges } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { type DurableAttempt, durableEvents } from "./durable/durable-events.js";
@@ -15,12 +16,16 @@ import {
 } from "./loop/agent-loop.js";
 import type { ResolvedContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import { inboxFeed } from "./loop/policies/steering.js";
+import { StepModel } from "./loop/policies/step-model.js";
+import { toolSubset } from "./loop/policies/tool-subset.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import { withHooks } from "./loop/with-hooks.js";
 import { contentText, isEmptyInput, type MessageContent } from "./models/content-part.js";
 import { FallbackModel } from "./models/fallback-model.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
+import { resolveModel } from "./providers/resolve-model.js";
 import { type MessageRedactor, openSessionRun, type SessionRun } from "./sessions/open-session-run.js";
 import { RunState } from "./sessions/run-state.js";
 import type { SessionStore } from "./stores/session-store.js";
@@ -57,25 +62,39 @@ export interface RunRequest {
   decidedBy?: string | undefined;
   /** The run's models in order, when the agent has fallbacks (made per run: it holds the run's position). */
   fallback?: FallbackModel | undefined;
+  /** The run's step model, when it has a `prepareStep` hook (made per run: it holds the step's model). */
+  stepModel?: StepModel | undefined;
 }
 
 /** What a durable attempt replaces in a run (its journaled model and tools, decisions, budget, signal). */
-type Overrides = Pick<DurableAttempt, "model" | "approvals" | "budget" | "signal"> & { tools: ToolRegistry };
+type Overrides = Pick<DurableAttempt, "model" | "approvals" | "budget" | "signal" | "steering"> & {
+  tools: ToolRegistry;
+};
 
 /**
  * Assembles a run from its layers, outside in: hooks, then the session (lock, history, persistence), then the
  * run log (durable runs: `durableEvents`), then the trace recorder, then the loop. Internal to `Agent`.
  */
 export class AgentRunner {
+  /** Models named by `prepareStep` overrides, resolved once per agent. */
+  private readonly stepModels = new Map<string, Model>();
+
   constructor(private readonly agent: AgentRunnerOptions) {}
 
   /** The events of one `run` / `stream` / `resume` call, with the agent's hooks. */
   events(call: RunRequest): AsyncGenerator<AgentEvent, unknown> {
     const { fallbackModels, model: primary } = this.agent;
+    const fallback =
+      fallbackModels.length === 0 ? undefined : new FallbackModel([primary, ...fallbackModels]);
+    const stepping = (call.options.prepareStep ?? this.agent.options.prepareStep) !== undefined;
     const request =
-      fallbackModels.length === 0
+      fallback === undefined && !stepping
         ? call
-        : { ...call, fallback: new FallbackModel([primary, ...fallbackModels]) };
+        : {
+            ...call,
+            fallback,
+            stepModel: stepping ? new StepModel(fallback ?? primary) : undefined,
+          };
     const { options } = request;
     const store = this.agent.options.store;
     const aborted = options.signal?.aborted === true;
@@ -107,7 +126,7 @@ export class AgentRunner {
   private plain(args: RunRequest & { prior: readonly Message[]; overrides?: Overrides }) {
     const { messages } = this.conversation(args.prior, args.input);
     const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
-    const model = args.overrides?.model ?? args.fallback ?? this.agent.model;
+    const model = args.overrides?.model ?? args.stepModel ?? args.fallback ?? this.agent.model;
     const events = agentLoop({
       ...this.loopConfig({ ...args, messages, model: recorder?.wrapModel(model) ?? model }),
       resume: args.resume,
@@ -139,9 +158,10 @@ export class AgentRunner {
       decisions: args.resume,
       decidedBy: args.decidedBy,
       signal: session?.signal ?? args.options.signal,
-      model: args.fallback ?? this.agent.model,
+      model: args.stepModel ?? args.fallback ?? this.agent.model,
       tools: this.agent.tools.list(),
       budget: this.budget(args.options),
+      steering: args.options.steering,
       run: (attempt) => {
         const overrides: Overrides = { ...attempt, tools: new ToolRegistry({ tools: attempt.tools }) };
         const options = { ...args.options, signal: attempt.signal };
@@ -151,6 +171,7 @@ export class AgentRunner {
           stream: args.stream,
           overrides,
           fallback: args.fallback,
+          stepModel: args.stepModel,
         };
         if (attempt.sessionId === undefined) return this.plain({ ...request, prior: attempt.messages });
         if (session === undefined) {
@@ -211,7 +232,7 @@ export class AgentRunner {
     const stored = args.options.runId === undefined ? 0 : session.storedSince(args.prior, args.options.runId);
     const persistedCount = (args.input.length === 0 ? messages.length : messages.length - 1) + stored;
     const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
-    const model = args.overrides?.model ?? args.fallback ?? this.agent.model;
+    const model = args.overrides?.model ?? args.stepModel ?? args.fallback ?? this.agent.model;
     const events = agentLoop({
       ...this.loopConfig({
         ...args,
@@ -262,6 +283,7 @@ export class AgentRunner {
 
   private loopConfig(args: {
     fallback?: FallbackModel | undefined;
+    stepModel?: StepModel | undefined;
     input: MessageContent;
     messages: Message[];
     options: RunOptions;
@@ -270,10 +292,16 @@ export class AgentRunner {
     overrides?: Overrides | undefined;
   }): AgentLoopConfig {
     const o = this.agent.options;
-    const { overrides } = args;
+    const { overrides, options } = args;
+    const tools = overrides?.tools ?? this.agent.tools;
+    const control = this.stepControl({ options, stepModel: args.stepModel, overrides });
+    // Listed key by key (no spread): the config keeps one fast shape whatever the run's options.
     return {
       model: args.model ?? this.agent.model,
-      tools: overrides?.tools ?? this.agent.tools,
+      tools:
+        options.tools === undefined
+          ? tools
+          : toolSubset({ registry: tools, names: options.tools, argument: "tools" }).registry,
       messages: args.messages,
       task: contentText(args.input),
       limits: this.agent.limits,
@@ -295,7 +323,50 @@ export class AgentRunner {
       approvals: overrides?.approvals,
       output: this.agent.output,
       fallback: args.fallback,
+      prepareStep: control.prepareStep,
+      stopWhen: control.stopWhen,
+      toolChoice: control.toolChoice,
+      steering: control.steering,
+      guardrails: o.guardrails,
     };
+  }
+
+  /** The step-control part of a run's loop config: prepareStep, stopWhen, toolChoice, steering. */
+  private stepControl({
+    options,
+    stepModel,
+    overrides,
+  }: {
+    options: RunOptions;
+    stepModel: StepModel | undefined;
+    /** A durable attempt's: its steering feed is journaled. */
+    overrides: Overrides | undefined;
+  }): Pick<AgentLoopConfig, "prepareStep" | "stopWhen" | "toolChoice" | "steering"> {
+    const hook = options.prepareStep ?? this.agent.options.prepareStep;
+    return {
+      prepareStep:
+        hook === undefined || stepModel === undefined
+          ? undefined
+          : { hook, model: stepModel, resolveModel: (name) => this.stepModel(name) },
+      stopWhen: runStopConditions(options, this.agent.options),
+      toolChoice: options.toolChoice,
+      steering:
+        overrides !== undefined
+          ? overrides.steering
+          : options.steering === undefined
+            ? undefined
+            : inboxFeed(options.steering),
+    };
+  }
+
+  /** A model string of a `prepareStep` override, resolved once per agent. */
+  private stepModel(name: string): Model {
+    let model = this.stepModels.get(name);
+    if (model === undefined) {
+      model = resolveModel(name);
+      this.stepModels.set(name, model);
+    }
+    return model;
   }
 }
 

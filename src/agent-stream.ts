@@ -2,11 +2,21 @@ import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 import type { AgentEvent } from "./loop/agent-event.js";
 import type { AgentLoopOutcome } from "./loop/agent-loop.js";
 import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
+import type { SteeringInbox } from "./loop/steering-inbox.js";
+import type { RunInput } from "./models/normalize-content.js";
 
 /** The events of a streamed run, plus its result (`TOutput`: the type of the typed answer). */
 export interface AgentStream<TOutput = unknown> extends AsyncIterable<AgentEvent> {
   /** Resolves when the run has ended (iterating is not required: an unread stream is drained). */
   readonly result: Promise<AgentResult<TOutput>>;
+  /**
+   * Sends a user message to the running agent: it is added to the history between two turns (after a turn's
+   * tool results, before the next model call), with a `user_message` event; a message that arrives while the
+   * model writes its final answer keeps the run going. Resolves true once the message is in the history,
+   * false when the run ended before (a message sent after the end resolves false at once). Throws
+   * `InvalidArgumentError` for an empty or invalid message. See docs/loop.md, "Steering".
+   */
+  send(message: RunInput): Promise<boolean>;
 }
 
 /**
@@ -18,11 +28,14 @@ export function createAgentStream({
   events,
   controller,
   onSettled,
+  inbox,
 }: {
   events: AsyncGenerator<AgentEvent, unknown>;
   controller: AbortController;
   /** Called when `result` settles (e.g. to unlink `controller` from the caller's signal); must be idempotent. */
   onSettled?: () => void;
+  /** The run's steering inbox (`send`); without one, `send` resolves false. */
+  inbox?: SteeringInbox | undefined;
 }): AgentStream {
   const builder = new AgentResultBuilder();
   let resolveResult: (result: AgentResult) => void = () => undefined;
@@ -74,6 +87,7 @@ export function createAgentStream({
   };
   return {
     [Symbol.asyncIterator]: () => iterate(),
+    send: (message) => (inbox === undefined ? Promise.resolve(false) : inbox.send(message)),
     get result() {
       queueMicrotask(() => {
         if (!started) {

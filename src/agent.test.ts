@@ -70,10 +70,12 @@ describe("Agent: a tool round trip", () => {
     const result = await new Agent({ model, tools: [weather] }).run("Oslo?");
     expect(result.events.map((e) => e.type)).toEqual([
       "loop_start",
+      "turn_start",
       "model_call",
       "thought",
       "action",
       "observation",
+      "turn_start",
       "model_call",
       "loop_end",
     ]);

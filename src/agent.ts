@@ -7,6 +7,7 @@ import { AgentRunner } from "./agent-runner.js";
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
 import { checkAgentOptions } from "./check-agent-options.js";
 import { checkRunCall, pausedRunOf } from "./check-run-call.js";
+import { checkRunControl } from "./check-run-control.js";
 import { checkCapPricing } from "./cost/check-cap-pricing.js";
 import { sessionOfRun } from "./durable/session-of-run.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
@@ -17,6 +18,7 @@ import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
 import { resolveAgentRetryPolicy } from "./loop/agent-retry-policy.js";
 import { resolveContextOptions } from "./loop/context-options.js";
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from "./loop/loop-detector.js";
+import { closeSteeringInbox, SteeringInbox } from "./loop/steering-inbox.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
@@ -40,6 +42,8 @@ export class Agent<TOutput = unknown> {
   readonly tools: ToolRegistry;
   readonly system: string | undefined;
   private readonly runner: AgentRunner;
+  /** The typed answer's tool, for a model without native structured output (a valid `toolChoice` name). */
+  private readonly outputTool: string | undefined;
   /** The options this agent was built with (read-only; use `with()` to derive an agent with others). */
   readonly options: Readonly<AgentOptions<TOutput>>;
 
@@ -57,6 +61,8 @@ export class Agent<TOutput = unknown> {
     this.system = systemPromptOf(options.system);
     const limits = resolveLimits(options.limits);
     const output = this.resolveOutput(options);
+    this.outputTool =
+      output !== undefined && this.model.capabilities?.structuredOutput !== true ? OUTPUT_NAME : undefined;
     // A typed answer is asked for once more at maxTurns, unless the wrap-up is turned off explicitly.
     if (output !== undefined && options.limits?.wrapUp === undefined) limits.wrapUp = true;
     // A cost cap on a model without a price would never stop anything: refuse it now.
@@ -171,22 +177,33 @@ export class Agent<TOutput = unknown> {
    * run, and store or journal failures.
    */
   async run(input: RunInput, options: RunOptions = {}): Promise<AgentResult<TOutput>> {
-    return this.fold(this.events(input, options, false));
+    try {
+      return await this.fold(this.events(input, options, false));
+    } finally {
+      // Also when the run could not start: messages sent to it are then reported as not delivered.
+      if (options.steering instanceof SteeringInbox) closeSteeringInbox(options.steering);
+    }
   }
 
   /**
    * Runs the agent and streams its events (with `text_delta`s). `result` resolves at the end. Leaving the
    * iteration early (`break`) aborts the run; `result` then resolves with stop reason `aborted`.
+   * `send(message)` adds a user message to the running agent between two turns (docs/loop.md, "Steering").
    */
   stream(input: RunInput, options: RunOptions = {}): AgentStream<TOutput> {
     const controller = new AbortController();
     // Linked by a listener removed at the end, not AbortSignal.any (it leaks on a long-lived signal on Node 20).
     const unfollow = followSignal(options.signal, controller);
-    try {
-      const events = this.events(input, { ...options, signal: controller.signal }, true);
-      return createAgentStream({ events, controller, onSettled: unfollow }) as AgentStream<TOutput>;
-    } catch (error) {
+    const inbox = options.steering ?? new SteeringInbox();
+    const onSettled = () => {
       unfollow();
+      if (inbox instanceof SteeringInbox) closeSteeringInbox(inbox);
+    };
+    try {
+      const events = this.events(input, { ...options, signal: controller.signal, steering: inbox }, true);
+      return createAgentStream({ events, controller, onSettled, inbox }) as AgentStream<TOutput>;
+    } catch (error) {
+      onSettled();
       throw error;
     }
   }
@@ -205,6 +222,7 @@ export class Agent<TOutput = unknown> {
       modelId: this.model.modelId,
       resume,
     });
+    checkRunControl({ options, tools: this.tools, outputTool: this.outputTool });
     return this.runner.events({ input: content, options, stream, resume, decidedBy });
   }
 }

@@ -1,7 +1,9 @@
 import type { AgentOptions } from "./agent-options.js";
+import { checkGuardrailsOption } from "./guardrails/check-guardrails-option.js";
 import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
 import type { ContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import { stopConditionsOf } from "./loop/policies/stop-conditions.js";
 import { isProfileLike } from "./profiles/system-prompt-of.js";
 import { checkToolsOption } from "./tools/check-tools-option.js";
 import {
@@ -41,6 +43,9 @@ const AGENT_KEYS = optionKeys<AgentOptions>({
   onEvent: true,
   onToolStart: true,
   onToolEnd: true,
+  prepareStep: true,
+  stopWhen: true,
+  guardrails: true,
 });
 const LIMIT_KEYS = optionKeys<AgentLimits>({
   maxTurns: true,
@@ -146,6 +151,9 @@ export function checkAgentOptions(options: AgentOptions): void {
     checkMethods("redact", options.redact, ["redactMessage"], "a boolean or a redactor from createRedactor");
   }
   checkMethods("budget", options.budget, ["reserve", "settle"], "a Budget");
+  checkType("prepareStep", options.prepareStep, "function");
+  if (options.stopWhen !== undefined) stopConditionsOf("stopWhen", options.stopWhen);
   checkObject("pricing", options.pricing);
   checkObject("pricingFallback", options.pricingFallback);
+  checkGuardrailsOption(options.guardrails);
 }

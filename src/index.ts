@@ -11,6 +11,7 @@
  * - `agentloop/durable` — durable runs without an Agent (`runDurably`), journal sweeping, the journal format
  * - `agentloop/planner` — the plan-and-execute agent (`PlanAgent`)
  * - `agentloop/render` — terminal and JSON-lines renderers for events
+ * - `agentloop/guardrails` — input, tool and output guardrails (`GuardrailError`) and the built-in checks
  * - `agentloop/tools` (built-in tools), `agentloop/testing` (test doubles), `agentloop/redis`,
  *   `agentloop/postgres`, `agentloop/mcp`, `agentloop/queue`
  *

@@ -74,9 +74,11 @@ describe("durable runs and approvals: the decision is a record of the run's log"
     // (The unpriced-model warnings are `error` events: left out here.)
     expect(kinds(done.events.filter((e) => e.type !== "error"))).toEqual([
       "loop_start*",
+      "turn_start*",
       "model_call*",
       "action",
       "observation",
+      "turn_start", // the turn's call is made for real: it is not a replay
       "model_call",
       "loop_end",
     ]);

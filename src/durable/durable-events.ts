@@ -4,6 +4,8 @@ import { StoreError } from "../errors/store-error.js";
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { AgentLoopOutcome } from "../loop/agent-loop.js";
 import { AgentResultBuilder } from "../loop/agent-result.js";
+import type { SteeringFeed } from "../loop/policies/steering.js";
+import type { SteeringInbox } from "../loop/steering-inbox.js";
 import type { ApprovalDecisions } from "../loop/tool-step.js";
 import { isEmptyInput, type MessageContent } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
@@ -14,6 +16,7 @@ import { approvalDecision, journaledApprovals, openApprovalRequest } from "./app
 import { JOURNAL_RECORD_VERSION, type JournalRecord, type StartRecord } from "./journal-record.js";
 import { JournalWriter } from "./journal-writer.js";
 import { JournaledModel } from "./journaled-model.js";
+import { journaledSteering } from "./journaled-steering.js";
 import { journaledTools } from "./journaled-tools.js";
 import { replayAwareBudget } from "./replay-aware-budget.js";
 import { replayFinishedRun } from "./replay-finished-run.js";
@@ -39,6 +42,8 @@ export interface DurableAttempt {
   budget: BudgetCharges | undefined;
   /** Aborts with the caller's signal, a lost run lock, or a failed journal write. */
   signal: AbortSignal;
+  /** The journal's steering messages, then the inbox's (journaled); undefined when there are none. */
+  steering?: SteeringFeed | undefined;
 }
 
 /** Options of {@link durableEvents}. */
@@ -63,6 +68,8 @@ export interface DurableEventsOptions {
   model: Model;
   tools: readonly Tool[];
   budget: BudgetCharges | undefined;
+  /** The run's steering inbox (`stream.send`), if any: its messages are journaled before they are added. */
+  steering?: SteeringInbox | undefined;
   /**
    * Called before a decision is journaled, with the ids of the pending calls; may throw to refuse it (a
    * session that moved on). Nothing is written then.
@@ -154,6 +161,12 @@ async function* attempt(
     approvals: journaledApprovals(records),
     budget: replayAwareBudget(args.budget, model),
     signal: controller.signal,
+    steering: journaledSteering({
+      records,
+      writer,
+      inbox: args.steering,
+      replaying: () => model.replaysNext,
+    }),
   });
   const requested = new Set(records.flatMap((r) => (r.kind === "approval_requested" ? [r.turn] : [])));
   const builder = new AgentResultBuilder();
@@ -167,7 +180,9 @@ async function* attempt(
         break;
       }
       const event = next.value;
-      if (replayed.test(event, live)) event.replayed = true;
+      // A turn starts live when its model call will be made for real (the journal has no response for it).
+      const liveTurn = event.type === "turn_start" && !model.replaysNext;
+      if (replayed.test(event, live || liveTurn)) event.replayed = true;
       if (event.type === "approval_requested" && !requested.has(event.turn)) {
         requested.add(event.turn);
         const at = Date.now();
@@ -199,9 +214,13 @@ class ReplayedEvents {
   private readonly results = new Map<string, number>();
   /** Actions and observations seen so far, per event type and call id. */
   private readonly seen = new Map<string, number>();
+  /** Steering messages journaled, and their `user_message` events seen so far (the journaled ones come first). */
+  private messages = 0;
+  private messagesSeen = 0;
 
   constructor(records: readonly JournalRecord[]) {
     for (const record of records) {
+      if (record.kind === "user_message") this.messages++;
       if (record.kind !== "tool_result") continue;
       this.results.set(record.toolCallId, (this.results.get(record.toolCallId) ?? 0) + 1);
     }
@@ -209,6 +228,7 @@ class ReplayedEvents {
 
   test(event: AgentEvent, live: boolean): boolean {
     if (event.type === "loop_end") return false;
+    if (event.type === "user_message") return ++this.messagesSeen <= this.messages;
     if (event.type !== "action" && event.type !== "observation") return !live;
     // The n-th action (observation) of an id is replayed when the journal has at least n results for it.
     const key = `${event.type}:${event.data.toolCallId}`;

@@ -44,6 +44,7 @@ describe("a durable run streamed to a consumer that stops reading", () => {
     // (The scripted model's UnpricedModel warning is an `error` event, replayed too.)
     expect(done.events.filter((e) => e.replayed).map((e) => e.type)).toEqual([
       "loop_start",
+      "turn_start",
       "model_call",
       "error",
       "action",

@@ -107,6 +107,19 @@ export interface ApprovalDecidedRecord {
   at: number;
 }
 
+/**
+ * A message sent to the running agent (steering: `stream.send`, a `SteeringInbox`) was added to the history
+ * before model turn `turn`. Written before it is added, so a resumed run adds it again at the same place.
+ */
+export interface UserMessageRecord {
+  v: JournalRecordVersion;
+  kind: "user_message";
+  /** The model turn the message was added before (1 for the first). */
+  turn: number;
+  content: MessageContent;
+  at: number;
+}
+
 /** The run finished: its summary. A run with this record is never run again. */
 export interface EndRecord {
   v: JournalRecordVersion;
@@ -124,6 +137,7 @@ export type JournalRecord =
   | ToolResultRecord
   | ApprovalRequestedRecord
   | ApprovalDecidedRecord
+  | UserMessageRecord
   | EndRecord;
 
 /** The kind of a {@link JournalRecord}. */
@@ -183,6 +197,7 @@ const SHAPES: Record<JournalRecordKind, (record: Record<string, unknown>) => boo
     r.approve.every(isString) &&
     Array.isArray(r.deny) &&
     r.deny.every(isString),
+  user_message: (r) => Number.isInteger(r.turn) && isContent(r.content) && typeof r.at === "number",
   end: (r) =>
     isObject(r.result) &&
     isString(r.result.runId) &&

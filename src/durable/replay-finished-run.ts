@@ -7,6 +7,7 @@ import type { DurableAttempt, DurableEventsOptions } from "./durable-events.js";
 import type { EndRecord, JournalRecord, StartRecord } from "./journal-record.js";
 import { JournalWriter } from "./journal-writer.js";
 import { JournaledModel } from "./journaled-model.js";
+import { journaledSteering } from "./journaled-steering.js";
 import { journaledTools } from "./journaled-tools.js";
 import type { RunSummary } from "./run-summary.js";
 
@@ -42,6 +43,7 @@ export async function* replayFinishedRun(
     approvals: journaledApprovals(records),
     budget: undefined,
     signal,
+    steering: journaledSteering({ records, writer, inbox: undefined, replaying: () => true }),
   };
   const events: AgentEvent[] = [];
   const run = options.run(attempt);

@@ -3,7 +3,9 @@ import type { Usage } from "../models/usage.js";
 
 /**
  * Why a run ended. `max_output_tokens`: the model's final answer was cut off by the output token limit
- * (finish reason `length`); `result.text` holds the truncated answer.
+ * (finish reason `length`); `result.text` holds the truncated answer. `stop_condition`: a `stopWhen` condition
+ * held after a turn's tools ran (docs/loop.md, "Control of every step"). `guardrail`: a guardrail blocked the
+ * run (`result.error` is a `GuardrailError`; docs/guardrails.md).
  */
 export type StopReason =
   | "completed"
@@ -15,12 +17,24 @@ export type StopReason =
   | "aborted"
   | "cost_limit"
   | "awaiting_approval"
+  | "stop_condition"
+  | "guardrail"
   | "error";
 
 /** The `data` of each event type. Every value is JSON-serialisable. */
 export interface AgentEventDataMap {
   /** The run started. */
   loop_start: { task: string; model: string };
+  /**
+   * A model turn starts: the first event of each turn (`turn` is the turn about to be made), before its model
+   * call; `model` is the `provider:modelId` the call goes to (a `prepareStep` override included).
+   */
+  turn_start: { model: string };
+  /**
+   * A message sent to the running agent (`stream.send`, a `steering` inbox) was added to the history as a user
+   * message, between two turns; `content` is its text (media parts described).
+   */
+  user_message: { content: string };
   /** A model call finished (after its retries). */
   model_call: {
     model: string;
@@ -102,6 +116,18 @@ export interface AgentEventDataMap {
    * reasoning, tool-call fragments) is void.
    */
   retry: { attempt: number; delayMs: number; error: string; source: "request" | "stream" };
+  /**
+   * A guardrail blocked the run (docs/guardrails.md): it ends with stop reason `guardrail` and `result.error` a
+   * `GuardrailError`. `kind` says which kind of guardrail, `name` which one, `reason` why; `toolCallId` and
+   * `phase` ("call": before it ran, "result": on its result) name the call a tool guardrail blocked.
+   */
+  guardrail: {
+    kind: "input" | "output" | "tool";
+    name: string;
+    reason: string;
+    toolCallId?: string;
+    phase?: "call" | "result";
+  };
   /** Something went wrong. `fatal: true` ends the run; hook failures are reported with `fatal: false`. */
   error: { message: string; name: string; fatal: boolean };
   /** The run ended. Always the last event of a run. */

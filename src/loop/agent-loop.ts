@@ -1,9 +1,10 @@
 import type { BudgetCharges } from "../cost/budget.js";
 import type { CostMeter } from "../cost/cost-meter.js";
+import type { GuardrailsOptions } from "../guardrails/guardrail.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
 import type { FallbackModel } from "../models/fallback-model.js";
 import type { Message } from "../models/message.js";
-import type { Model } from "../models/model.js";
+import type { Model, ToolChoice } from "../models/model.js";
 import type { Usage } from "../models/usage.js";
 import type { ResolvedOutput } from "../output/resolve-output.js";
 import { PENDING_APPROVALS_KEY } from "../sessions/close-pending-calls.js";
@@ -19,6 +20,10 @@ import { createEvent, describeError } from "./create-event.js";
 import { endRun } from "./end-run.js";
 import type { LoopDetectionOptions } from "./loop-detector.js";
 import { createLoopRun } from "./loop-run.js";
+import type { PrepareStep } from "./policies/prepare-step.js";
+import type { SteeringFeed } from "./policies/steering.js";
+import type { StepModel } from "./policies/step-model.js";
+import type { StopCondition } from "./policies/stop-conditions.js";
 import { type ApprovalDecisions, type PendingApproval, toolStep } from "./tool-step.js";
 
 /** Everything one run needs. Plain data plus a model: the loop owns no other state. */
@@ -65,6 +70,19 @@ export interface AgentLoopConfig {
   fallback?: FallbackModel | undefined;
   /** The typed final answer's schema (`Agent({ output })`) and how often an invalid answer is sent back. */
   output?: { schema: ResolvedOutput; maxRetries: number } | undefined;
+  /**
+   * The `prepareStep` hook, the resolver of the model strings it returns, and the run's step model (`model`
+   * is, or wraps, it: calls go to the model a step chose).
+   */
+  prepareStep?: { hook: PrepareStep; resolveModel: (name: string) => Model; model: StepModel } | undefined;
+  /** Conditions checked after each turn's tool calls ran (`stop_condition`). */
+  stopWhen?: readonly StopCondition[] | undefined;
+  /** The run's tool choice for every model call (a step's, the wrap-up's and the typed answer's win). */
+  toolChoice?: ToolChoice | undefined;
+  /** Messages sent to the running agent, added between turns. */
+  steering?: SteeringFeed | undefined;
+  /** Input, output and tool guardrails (`Agent({ guardrails })`; docs/guardrails.md). */
+  guardrails?: GuardrailsOptions | undefined;
 }
 
 export { PENDING_APPROVALS_KEY };
@@ -96,24 +114,32 @@ export interface AgentLoopOutcome {
  * reason, and the last event is always `loop_end`.
  *
  * The loop only sequences its seams; each concern is a policy made once per run (`createLoopRun`): before a
- * turn the signal, the limits and the soft checkpoints; the model turn (context, cost, the call, the response
- * checks); after it the tool-call guards; the tool step with approvals; the checkpoint after each completed
- * step; and `endRun` at the end (docs/loop.md, "The loop and its policies").
+ * turn the signal, the limits, the soft checkpoints and the steering messages; the model turn (`prepareStep`,
+ * context, cost, the call, the response checks); after it the tool-call guards; the tool step with approvals;
+ * the checkpoint after each completed step, then terminal tools and `stopWhen`; and `endRun` at the end
+ * (docs/loop.md, "The loop and its policies").
  */
 export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
   const run = createLoopRun(config);
-  const { state, signal, limits, soft, turn, guards, approvals, checkpoint, output } = run;
+  const { state, signal, limits, soft, turn, guards, approvals, checkpoint, output, afterTools, steering } =
+    run;
+  const { guardrails } = run;
   let stopReason: StopReason | undefined;
   let failure: Error | undefined;
   yield createEvent("loop_start", 0, { task: config.task, model: run.modelName });
   try {
+    if (guardrails !== undefined && (yield* guardrails.beforeRun())) stopReason = "guardrail";
     if (config.resume !== undefined) {
       // A paused turn: its calls (the last assistant message's) run now, with the human's decisions.
       const calls = approvals.pausedCalls();
       const resumed = yield* toolStep({ ...run.tools, calls, turn: 0, decisions: config.resume });
-      if (resumed.kind === "done") for (const message of resumed.messages) state.messages.push(message);
+      if (resumed.kind !== "paused") for (const message of resumed.messages) state.messages.push(message);
+      if (resumed.kind === "blocked") stopReason = "guardrail";
       approvals.resumed();
       await checkpoint.turnDone();
+      if (afterTools !== undefined && resumed.kind === "done") {
+        stopReason = await afterTools.check({ calls, results: resumed.messages });
+      }
     }
     while (stopReason === undefined) {
       const limit = signal.stopReason() ?? limits.beforeTurn();
@@ -124,7 +150,13 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       }
       const softLimit = soft.beforeTurn();
       if (softLimit !== undefined) yield softLimit;
-      const response = yield* output === undefined ? turn.run() : output.run(turn);
+      if (steering?.waiting() === true) yield* steering.apply();
+      const events = output === undefined ? turn.run() : output.run(turn);
+      const response = yield* guardrails === undefined ? events : guardrails.turn(events);
+      if (guardrails?.error !== undefined) {
+        stopReason = "guardrail"; // a parallel input guardrail blocked: the turn's answer was discarded
+        break;
+      }
       if (response === undefined) {
         stopReason = "cost_limit";
         break;
@@ -141,6 +173,11 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       const calls = response.toolCalls;
       if (calls.length === 0) {
         state.text = response.text;
+        // Messages sent while the model answered: it answers again, with them (docs/loop.md, "Steering").
+        if (steering?.waiting() === true && response.finishReason.unified !== "length") {
+          await checkpoint.turnDone();
+          continue;
+        }
         // An answer cut off by the output limit is not a completed answer: say so (docs/loop.md).
         stopReason = response.finishReason.unified === "length" ? "max_output_tokens" : "completed";
         break;
@@ -157,14 +194,26 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         continue;
       }
       const decisions = approvals.decisionsFor(state.turns);
-      const result = yield* toolStep({ ...run.tools, calls, turn: state.turns, decisions });
+      const result = yield* toolStep({
+        ...run.tools,
+        registry: turn.registry,
+        calls,
+        turn: state.turns,
+        decisions,
+      });
       if (result.kind === "paused") {
         stopReason = approvals.pause(result.pending);
         break;
       }
       for (const message of result.messages) state.messages.push(message);
+      if (result.kind === "blocked") {
+        stopReason = "guardrail";
+        break;
+      }
       await checkpoint.turnDone();
+      if (afterTools !== undefined) stopReason = await afterTools.check({ calls, results: result.messages });
     }
+    if (guardrails !== undefined) stopReason = yield* guardrails.afterRun(stopReason);
   } catch (error) {
     if (signal.aborted) {
       stopReason = signal.abortReason();
@@ -176,6 +225,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
   } finally {
     // Ended early (the consumer stopped iterating) or by an unexpected throw: stop whatever is in flight.
     signal.dispose({ finished: stopReason !== undefined });
+    steering?.close();
   }
   const ended = stopReason ?? "error";
   // A run with an output schema that ends without a valid answer says why (its stop reason stays).

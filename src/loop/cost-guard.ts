@@ -32,15 +32,17 @@ export class CostGuard {
     return this.options.maxCostUsd !== undefined || this.options.budget !== undefined;
   }
 
-  /** The cost reserved for a call with `inputTokens` of input. */
+  /** The cost reserved for a call with `inputTokens` of input (priced as `modelId`, default the run's model). */
   worstCase({
     inputTokens,
     maxOutputTokens,
+    modelId = this.options.modelId,
   }: {
     inputTokens: number;
     maxOutputTokens: number | undefined;
+    modelId?: string | undefined;
   }): number {
-    const { price } = this.options.meter.priceOf(this.options.modelId);
+    const { price } = this.options.meter.priceOf(modelId);
     return callReservation({ price, inputTokens, maxOutputTokens });
   }
 
@@ -51,6 +53,8 @@ export class CostGuard {
   async admit(args: {
     inputTokens: number;
     maxOutputTokens: number | undefined;
+    /** The model the call goes to, when not the run's (a `prepareStep` override). */
+    modelId?: string | undefined;
   }): Promise<BudgetReservation | undefined | false> {
     const worst = this.worstCase(args);
     const { maxCostUsd, budget, meter } = this.options;

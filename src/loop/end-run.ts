@@ -17,6 +17,8 @@ export interface EndRunOptions {
   failure: Error | undefined;
   /** Why a run with an `output` schema has no typed answer (`result.error` when nothing else failed). */
   outputError?: Error | undefined;
+  /** The run's guardrails: the block that stopped it is `result.error` (before an `outputError`). */
+  guardrails?: { error: Error | undefined } | undefined;
   checkpoint: Checkpoint;
   cost: Pick<CostGuard, "totals">;
   approvals: Pick<Approvals, "pending">;
@@ -27,6 +29,7 @@ function openCallsReason(stopReason: StopReason): string | undefined {
   if (stopReason === "awaiting_approval") return undefined; // the pending calls stay open: resume answers them
   if (stopReason === "timeout") return "the run timed out";
   if (stopReason === "aborted") return "the run was aborted";
+  if (stopReason === "guardrail") return "a guardrail stopped the run";
   return "the run stopped";
 }
 
@@ -61,7 +64,9 @@ export async function* endRun(options: EndRunOptions): AsyncGenerator<AgentEvent
   };
   const { pending } = options.approvals;
   if (pending !== undefined && ended === "awaiting_approval") outcome.pendingApprovals = pending;
+  const blocked = ended === "guardrail" ? options.guardrails?.error : undefined;
   if (failure !== undefined) outcome.error = failure;
+  else if (blocked !== undefined) outcome.error = blocked;
   else if (options.outputError !== undefined) outcome.error = options.outputError;
   if (state.output !== undefined) outcome.output = state.output;
   return outcome;

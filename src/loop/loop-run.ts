@@ -3,13 +3,19 @@ import type { AgentLoopConfig } from "./agent-loop.js";
 import { ContextManager } from "./context-manager.js";
 import { CostGuard } from "./cost-guard.js";
 import { createLoopState, type LoopState } from "./loop-state.js";
-import { ModelTurn } from "./model-turn.js";
+import { ModelTurn, type ModelTurnOptions } from "./model-turn.js";
+import { AfterTools } from "./policies/after-tools.js";
 import { Approvals } from "./policies/approvals.js";
 import { Checkpoint } from "./policies/checkpoint.js";
 import { FinalOutput } from "./policies/final-output.js";
+import { Guardrails } from "./policies/guardrails.js";
+import { StepPreparer } from "./policies/prepare-step.js";
 import { ResponseChecks } from "./policies/response-checks.js";
 import { RunSignal } from "./policies/run-signal.js";
 import { SoftCheckpoints } from "./policies/soft-checkpoints.js";
+import { Steering } from "./policies/steering.js";
+import { StopConditions } from "./policies/stop-conditions.js";
+import { TerminalTools } from "./policies/terminal-tools.js";
 import { ToolCallGuards } from "./policies/tool-call-guards.js";
 import { TurnLimits } from "./policies/turn-limits.js";
 import type { ToolStepOptions } from "./tool-step.js";
@@ -40,6 +46,12 @@ export interface LoopRun {
   tools: Omit<ToolStepOptions, "calls" | "turn" | "decisions">;
   /** The typed final answer, for agents with an `output` schema. */
   output: FinalOutput | undefined;
+  /** Terminal tools and `stopWhen`, after a turn's tools ran (runs with either). */
+  afterTools: AfterTools | undefined;
+  /** Messages sent to the running agent (runs with a steering inbox, e.g. `agent.stream`). */
+  steering: Steering | undefined;
+  /** Input, output and tool guardrails (runs with some). */
+  guardrails: Guardrails | undefined;
 }
 
 /** Builds the state and the policies of one run from its config (starts the run's timeout). */
@@ -58,6 +70,7 @@ export function createLoopRun(config: AgentLoopConfig): LoopRun {
   });
   const checkpoint = new Checkpoint({ state, persistence: config.persistence });
   const turnLimits = new TurnLimits({ state, limits, prompts });
+  const guardrails = createGuardrails({ config, state, signal });
   return {
     state,
     modelName,
@@ -86,6 +99,14 @@ export function createLoopRun(config: AgentLoopConfig): LoopRun {
             toolSpecs: config.tools.schemas(),
             stream: config.stream,
           }),
+    afterTools: AfterTools.of({
+      terminal: TerminalTools.of({ state, registry: config.tools, output: config.output?.schema }),
+      stop:
+        config.stopWhen === undefined || config.stopWhen.length === 0
+          ? undefined
+          : new StopConditions({ state, conditions: config.stopWhen }),
+    }),
+    steering: config.steering === undefined ? undefined : new Steering({ state, feed: config.steering }),
     tools: {
       registry: config.tools,
       signal: signal.signal,
@@ -95,8 +116,33 @@ export function createLoopRun(config: AgentLoopConfig): LoopRun {
       maxResultChars: config.maxToolResultChars,
       sessionId: config.sessionId,
       state: config.state,
+      guardrails: guardrails?.tools,
     },
+    guardrails,
   };
+}
+
+/** The guardrails policy, for a run with guardrails. */
+function createGuardrails({
+  config,
+  state,
+  signal,
+}: {
+  config: AgentLoopConfig;
+  state: LoopState;
+  signal: RunSignal;
+}): Guardrails | undefined {
+  if (config.guardrails === undefined) return undefined;
+  const native = config.model.capabilities?.structuredOutput === true;
+  return Guardrails.of({
+    state,
+    guardrails: config.guardrails,
+    signal: signal.signal,
+    abortRun: (reason) => signal.abort(reason),
+    resumed: config.resume !== undefined,
+    wrapUp: config.limits.wrapUp,
+    answerTool: config.output === undefined || native ? undefined : config.output.schema.format.name,
+  });
 }
 
 /** The run's model turn, with its context manager (summary calls are charged through the cost policy). */
@@ -140,5 +186,31 @@ function createModelTurn({
     checkpoint,
     checks: new ResponseChecks({ modelName }),
     fallback: config.fallback,
+    toolChoice: config.toolChoice,
+    prepare: stepPreparer({ config, state, signal }),
   });
+}
+
+/** The `prepareStep` policy and the step model, for a run with the hook. */
+function stepPreparer({
+  config,
+  state,
+  signal,
+}: {
+  config: AgentLoopConfig;
+  state: LoopState;
+  signal: AbortSignal;
+}): ModelTurnOptions["prepare"] {
+  const { prepareStep, output, model } = config;
+  if (prepareStep === undefined) return undefined;
+  const finalTool = output !== undefined && model.capabilities?.structuredOutput !== true;
+  const preparer = new StepPreparer({
+    prepareStep: prepareStep.hook,
+    state,
+    registry: config.tools,
+    resolveModel: prepareStep.resolveModel,
+    signal,
+    extraTools: finalTool ? [output.schema.format.name] : undefined,
+  });
+  return { preparer, model: prepareStep.model };
 }

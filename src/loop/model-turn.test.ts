@@ -97,8 +97,9 @@ describe("ModelTurn", () => {
     expect(state).toMatchObject({ turns: 1, text: "hello", modelCalled: true });
     expect(state.usage).toMatchObject({ inputTokens: 7, outputTokens: 3, totalTokens: 10 });
     expect(state.messages.at(-1)).toEqual({ role: "assistant", content: "hello" });
-    expect(events.map((e) => e.type)).toEqual(["model_call"]);
-    expect(events[0]).toMatchObject({
+    expect(events.map((e) => e.type)).toEqual(["turn_start", "model_call"]);
+    expect(events[0]).toMatchObject({ type: "turn_start", turn: 1, data: { model: "scripted:scripted" } });
+    expect(events[1]).toMatchObject({
       turn: 1,
       data: { model: "scripted:scripted", costUsd: 0.5, priced: true },
     });
@@ -138,7 +139,7 @@ describe("ModelTurn", () => {
     });
     const { events } = await run(turn.run());
     expect(log).toEqual(["prepare turn 1", "compacted"]);
-    expect(events.map((e) => e.type)).toEqual(["compaction", "model_call"]);
+    expect(events.map((e) => e.type)).toEqual(["turn_start", "compaction", "model_call"]);
     expect(model.calls[0]?.request.messages[0]).toEqual({ role: "user", content: "summary" });
   });
 
@@ -149,7 +150,8 @@ describe("ModelTurn", () => {
     });
     const { response, events } = await run(turn.run());
     expect(response).toBeUndefined();
-    expect(events).toEqual([]);
+    // The turn started (turn_start), but its call was refused: nothing else happened.
+    expect(events.map((e) => e.type)).toEqual(["turn_start"]);
     expect(model.calls).toHaveLength(0);
     expect(state.turns).toBe(0);
   });
@@ -184,7 +186,7 @@ describe("ModelTurn", () => {
     expect(response?.text).toBe("fits now");
     expect(model.calls).toHaveLength(2);
     expect(log.slice(0, 2)).toEqual(["recover", "compacted"]);
-    expect(events.map((e) => e.type)).toEqual(["compaction", "model_call"]);
+    expect(events.map((e) => e.type)).toEqual(["turn_start", "compaction", "model_call"]);
 
     const twice = setup([{ error: tooLong() }, { error: tooLong() }, { text: "never" }]);
     await expect(run(twice.turn.run())).rejects.toThrow(/maximum context length/);
@@ -201,8 +203,8 @@ describe("ModelTurn", () => {
       },
     });
     const { events } = await run(turn.run());
-    expect(events.map((e) => e.type)).toEqual(["model_call", "error"]);
-    expect(events[1]).toMatchObject({ data: { name: "UnpricedModel", fatal: false } });
+    expect(events.map((e) => e.type)).toEqual(["turn_start", "model_call", "error"]);
+    expect(events[2]).toMatchObject({ data: { name: "UnpricedModel", fatal: false } });
   });
 
   it("an empty response is counted but not appended: EmptyResponseError", async () => {

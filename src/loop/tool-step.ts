@@ -8,6 +8,7 @@ import type { ToolRegistry } from "../tools/tool-registry.js";
 import { AsyncChannel } from "../util/async-channel.js";
 import type { AgentEvent } from "./agent-event.js";
 import { createEvent } from "./create-event.js";
+import type { GuardrailStop, ToolGuardrails } from "./policies/guardrails-tools.js";
 
 /** A tool call waiting for a human's decision. */
 export interface PendingApproval {
@@ -40,12 +41,19 @@ export interface ToolStepOptions {
   state?: RunState | undefined;
   /** Set when resuming a paused turn; without it, calls that need approval pause the turn. */
   decisions?: ApprovalDecisions | undefined;
+  /** The run's tool guardrails (runs with some): calls are checked before they run, results before they count. */
+  guardrails?: ToolGuardrails | undefined;
 }
 
-/** What a tool step did: ran the turn's calls (tool messages in call order), or paused for approval. */
+/**
+ * What a tool step did: ran the turn's calls (tool messages in call order), paused for approval, or was
+ * stopped by a tool guardrail (`blocked`: the run ends; `messages` answer the calls that were settled, the
+ * loop's end answers the rest).
+ */
 export type ToolStepResult =
   | { kind: "done"; messages: ToolMessage[] }
-  | { kind: "paused"; pending: PendingApproval[] };
+  | { kind: "paused"; pending: PendingApproval[] }
+  | { kind: "blocked"; messages: ToolMessage[] };
 
 /** The tool result of a call a human denied (or did not approve). */
 export const DENIED_RESULT = "The user denied this tool call; it was not executed.";
@@ -88,6 +96,14 @@ function observation(outcome: ToolOutcome, turn: number): AgentEvent {
   return event;
 }
 
+/** The tool message of a result a guardrail withheld (`Withheld: …`), and of calls its block cut off. */
+function stoppedContent(stop: GuardrailStop, withheld: boolean): string {
+  const name = JSON.stringify(stop.error.guardrailName);
+  return withheld
+    ? `Withheld: guardrail ${name} blocked this result; the run stopped.`
+    : `Cancelled: guardrail ${name} stopped the run.`;
+}
+
 function deniedOutcome(call: ToolCall): ToolOutcome {
   const error = { ...DENIED_ERROR };
   return {
@@ -103,15 +119,28 @@ function deniedOutcome(call: ToolCall): ToolOutcome {
 /**
  * One run of the executor over a turn's runnable calls: `events` yields an `observation` as each call
  * finishes (every call exactly one, also when it was aborted) and closes when all are done; `outcomes` is
- * then in call order.
+ * then in call order. With result guardrails, each outcome is reviewed before it counts; a block stops the
+ * batch there (`stopped`): the blocked result is withheld (its observation says so), and calls the block cut
+ * off (not started, or still running) are cancelled.
  */
 class ToolRun {
   readonly events = new AsyncChannel<AgentEvent>();
   outcomes: ToolOutcome[] = [];
+  /** The block that stopped the batch, and the call whose result it withheld. */
+  stopped: { stop: GuardrailStop; toolCallId: string } | undefined;
+  /** Calls whose results were kept: reported before the executor stopped (only tracked with result guardrails). */
+  readonly kept: Set<string> | undefined;
+  /** Blocks found by reviews, by call id (the executor stops on the first one it records); made on the first. */
+  private blocks: Map<string, GuardrailStop> | undefined;
 
   constructor({ options, calls }: { options: ToolStepOptions; calls: ToolCall[] }) {
-    const { turn } = options;
+    const { turn, guardrails } = options;
     const observed = new Set<string>();
+    this.kept = guardrails?.checksResults === true ? new Set() : undefined;
+    const review =
+      guardrails?.checksResults === true
+        ? (outcome: ToolOutcome) => this.review({ guardrails, calls, outcome, turn })
+        : undefined;
     executeToolCalls({
       calls,
       registry: options.registry,
@@ -124,9 +153,10 @@ class ToolRun {
       defaultTimeoutMs: options.timeoutMs,
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.maxResultChars !== undefined && { maxResultChars: options.maxResultChars }),
+      ...(review !== undefined && { review }),
       onEnd: (outcome) => {
         observed.add(outcome.toolCallId);
-        this.events.push(observation(outcome, turn));
+        this.observe(outcome, turn, guardrails);
       },
     }).then(
       (outcomes) => {
@@ -137,6 +167,42 @@ class ToolRun {
       },
       (error: unknown) => this.events.fail(error),
     );
+  }
+
+  /** The executor's review of an outcome: the result guardrails' verdict. */
+  private async review(args: {
+    guardrails: ToolGuardrails;
+    calls: ToolCall[];
+    outcome: ToolOutcome;
+    turn: number;
+  }): Promise<{ stop: unknown } | undefined> {
+    const { guardrails, calls, outcome, turn } = args;
+    const call = calls.find((c) => c.id === outcome.toolCallId);
+    if (call === undefined || this.stopped !== undefined) return undefined;
+    const stop = await guardrails.checkResult({ call, outcome, turn });
+    if (stop === undefined) return undefined;
+    this.blocks ??= new Map();
+    this.blocks.set(call.id, stop);
+    return { stop: stop.error };
+  }
+
+  /**
+   * An outcome as the executor reports it. Reports are in the order the executor counted them, so the call it
+   * stopped on tells apart the results it kept (before) from the calls it cut off (after).
+   */
+  private observe(outcome: ToolOutcome, turn: number, guardrails: ToolGuardrails | undefined): void {
+    const stop = this.stopped === undefined ? this.blocks?.get(outcome.toolCallId) : undefined;
+    if (stop === undefined || guardrails === undefined) {
+      if (this.stopped === undefined) this.kept?.add(outcome.toolCallId);
+      this.events.push(observation(outcome, turn));
+      return;
+    }
+    this.stopped = { stop, toolCallId: outcome.toolCallId };
+    guardrails.record(stop);
+    for (const event of stop.events) this.events.push(event);
+    const content = stoppedContent(stop, true);
+    const error = { type: stop.error.name, message: stop.error.message };
+    this.events.push(observation({ ...outcome, ok: false, content, error }, turn));
   }
 }
 
@@ -166,16 +232,27 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
     yield createEvent("approval_requested", turn, { calls: pending });
     return { kind: "paused", pending };
   }
+  const denied =
+    gated.size === 0 ? undefined : new Set([...gated].filter((id) => !decisions?.approve.has(id)));
+  const runnable = denied === undefined ? calls : calls.filter((call) => !denied.has(call.id));
+  const { guardrails } = options;
+  if (guardrails?.checksCalls === true && runnable.length > 0) {
+    // Every call that would run is checked before any runs: a block stops the turn with nothing executed.
+    const stop = await guardrails.checkCalls({ calls: runnable, turn });
+    if (stop !== undefined) {
+      guardrails.record(stop);
+      yield* stop.events;
+      return { kind: "blocked", messages: [] };
+    }
+  }
   for (const call of calls) {
     const args = call.arguments ?? call.rawArguments;
     yield createEvent("action", turn, { toolCallId: call.id, toolName: call.name, arguments: args });
   }
-  const denied =
-    gated.size === 0 ? undefined : new Set([...gated].filter((id) => !decisions?.approve.has(id)));
-  const runnable = denied === undefined ? calls : calls.filter((call) => !denied.has(call.id));
   const outcomes = new Map<string, ToolOutcome>();
+  let run: ToolRun | undefined;
   if (runnable.length > 0) {
-    const run = new ToolRun({ options, calls: runnable });
+    run = new ToolRun({ options, calls: runnable });
     for await (const event of run.events) yield event;
     for (const outcome of run.outcomes) outcomes.set(outcome.toolCallId, outcome);
   }
@@ -187,7 +264,31 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
       yield observation(outcome, turn);
     }
   }
-  return { kind: "done", messages: inCallOrder({ calls, outcomes }) };
+  const stopped = run?.stopped;
+  if (stopped === undefined) return { kind: "done", messages: inCallOrder({ calls, outcomes }) };
+  return { kind: "blocked", messages: afterBlock({ calls, outcomes, stopped, kept: run?.kept, denied }) };
+}
+
+/**
+ * The tool messages of a turn a result guardrail stopped, in call order: results kept before the block as
+ * they were, the blocked one withheld, calls the block cut off cancelled (denied calls keep their answer).
+ */
+function afterBlock(args: {
+  calls: ToolCall[];
+  outcomes: ReadonlyMap<string, ToolOutcome>;
+  stopped: { stop: GuardrailStop; toolCallId: string };
+  kept: ReadonlySet<string> | undefined;
+  denied: ReadonlySet<string> | undefined;
+}): ToolMessage[] {
+  const { calls, outcomes, stopped, kept, denied } = args;
+  return calls.map((call): ToolMessage => {
+    const outcome = outcomes.get(call.id);
+    if (outcome !== undefined && (kept?.has(call.id) === true || denied?.has(call.id) === true))
+      return toolMessage(outcome);
+    const withheld = call.id === stopped.toolCallId;
+    const content = stoppedContent(stopped.stop, withheld);
+    return { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: true };
+  });
 }
 
 /** The tool messages of `calls`, in call order (a call without an outcome has none). */

@@ -191,18 +191,20 @@ describe("PlanAgent: execution", () => {
     // step report: no request). The scripted model has no price: a non-fatal UnpricedModel warning.
     expect(result.events.map((e) => (e.type === "error" ? `error:${e.data.name}` : e.type))).toEqual([
       "loop_start",
+      "turn_start",
       "model_call",
       "error:UnknownTool",
       "plan",
       "error:UnpricedModel",
       "action",
       "observation",
+      "turn_start",
       "model_call",
       "loop_end",
     ]);
     expect(seen).toEqual(result.events);
     expect(JSON.parse(JSON.stringify(result.events))).toEqual(result.events);
-    const [start, call, , plan, , action, observation, answer, end] = result.events;
+    const [start, , call, , plan, , action, observation, , answer, end] = result.events;
     expect(start?.data).toEqual({ task: "40 + 7", model: "scripted:scripted" });
     expect(call?.data).toMatchObject({ model: "scripted:scripted", costUsd: 0, priced: false });
     expect(call?.data).toHaveProperty("latencyMs");
@@ -239,7 +241,8 @@ describe("PlanAgent: execution", () => {
     });
     const result = await agent.run("1 + 1");
     expect(result.text).toBe("#1 tool calculator succeeded: 2");
-    expect(count).toBe(8); // loop_start, model_call, plan, UnpricedModel, action, observation, model_call, loop_end
+    // loop_start, turn_start, model_call, plan, UnpricedModel, action, observation, turn_start, model_call, loop_end
+    expect(count).toBe(10);
     const hookErrors = result.events.filter((e) => e.type === "error" && e.data.name === "HookError");
     expect(hookErrors.map((e) => e.type === "error" && e.data.message)).toEqual([
       "onEvent failed: renderer crashed",
@@ -255,9 +258,9 @@ describe("PlanAgent: execution", () => {
     const result = await agent.run("x");
     expect(result.stopReason).toBe("error");
     expect(result.error).toBe(failure);
-    expect(result.events.map((e) => e.type)).toEqual(["loop_start", "error", "loop_end"]);
-    expect(result.events[1]?.data).toEqual({ name: "Error", message: "503 from provider", fatal: true });
-    expect(result.events[2]?.data).toEqual({ stopReason: "error", text: "" });
+    expect(result.events.map((e) => e.type)).toEqual(["loop_start", "turn_start", "error", "loop_end"]);
+    expect(result.events[2]?.data).toEqual({ name: "Error", message: "503 from provider", fatal: true });
+    expect(result.events[3]?.data).toEqual({ stopReason: "error", text: "" });
     const again = agent.with({ model: new ScriptedModel([{ error: failure }]) });
     await expect(again.execute("x")).rejects.toBe(failure);
   });

@@ -78,6 +78,8 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
       return `${s.cyan(`→ ${event.data.toolName}`)}(${cut(formatArgs(orderCallArgs(event.data.arguments)), MAX_ARGS_CHARS)})\n`;
     case "observation":
       return formatObservation(event, s, cut);
+    case "user_message":
+      return `${s.bold("› user:")} ${cut(event.data.content)}\n`;
     case "soft_limit":
       return `${s.yellow(`! soft limit (${event.data.reason}):`)} ${s.dim(cut(event.data.prompt))}\n`;
     case "compaction": {

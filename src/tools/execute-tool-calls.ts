@@ -42,6 +42,14 @@ export interface ExecuteToolCallsOptions {
    * approved when a paused run is resumed.
    */
   approved?: ReadonlySet<string> | undefined;
+  /**
+   * Reviews each outcome before it counts (the loop's tool guardrails on results). Resolve undefined to keep
+   * it; resolve `{ stop: reason }` (or reject) to stop the batch there: the outcome is kept and reported, no
+   * further call starts, running calls are aborted with `reason` as their `ctx.signal`'s reason, and every
+   * unfinished call is reported aborted. A call under review still counts as running (with
+   * `parallel: false`, the next call starts only once the review has passed), but its timeout has stopped.
+   */
+  review?: (outcome: ToolOutcome) => Promise<{ stop: unknown } | undefined>;
   /** Observer: a call is starting. A throw is caught and ignored. */
   onStart?: (call: ToolCall) => void;
   /** Observer: a call has its outcome (also aborted ones). A throw is caught and ignored. */
@@ -103,5 +111,6 @@ export function executeToolCalls(options: ExecuteToolCallsOptions): Promise<Tool
     onStart: options.onStart,
     onEnd: options.onEnd,
     approved: options.approved,
+    review: options.review,
   }).run();
 }

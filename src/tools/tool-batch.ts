@@ -33,6 +33,8 @@ export interface ToolBatchConfig {
   onEnd: ((outcome: ToolOutcome) => void) | undefined;
   /** Ids of gated calls a human approved; other calls of tools that need approval are not run. */
   approved: ReadonlySet<string> | undefined;
+  /** Reviews each outcome before it counts; `{ stop }` (or a rejection) stops the batch (see `executeToolCalls`). */
+  review?: ((outcome: ToolOutcome) => Promise<{ stop: unknown } | undefined>) | undefined;
 }
 
 type Failure = { type: string; message: string };
@@ -306,17 +308,42 @@ export class ToolBatch {
     };
     if (result.ok) outcome.value = result.value;
     if (result.error !== undefined) outcome.error = result.error;
+    const { review } = this.config;
+    if (review === undefined) {
+      this.record(run, outcome);
+      return;
+    }
+    // Still counted as running while under review: with a limit of 1, the next call waits for the verdict.
+    Promise.resolve(outcome)
+      .then(review)
+      .then(
+        (verdict) =>
+          verdict === undefined ? this.record(run, outcome) : this.stop(run, outcome, verdict.stop),
+        (error: unknown) => this.stop(run, outcome, error),
+      );
+  }
+
+  /** Counts a call's outcome and starts the next calls. */
+  private record(run: CallRun, outcome: ToolOutcome): void {
+    if (this.settled) return;
     this.outcomes[run.index] = outcome;
     this.running--;
     callHook(this.config.onEnd, outcome);
     if (!this.pumping) this.pump();
   }
 
-  /** Aborts every running call and reports every unfinished call as aborted. */
-  private abortAll(): void {
+  /** A review stopped the batch at `outcome`: it is kept and reported, everything else is aborted. */
+  private stop(run: CallRun, outcome: ToolOutcome, reason: unknown): void {
+    if (this.settled) return;
+    this.outcomes[run.index] = outcome;
+    callHook(this.config.onEnd, outcome);
+    this.abortAll(reason);
+  }
+
+  /** Aborts every running call (with `reason`) and reports every unfinished call as aborted. */
+  private abortAll(reason: unknown = this.config.signal?.reason): void {
     if (this.settled) return;
     this.settled = true;
-    const reason: unknown = this.config.signal?.reason;
     const now = performance.now();
     const startedAt = new Map<number, number>();
     for (const run of this.active) {

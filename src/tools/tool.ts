@@ -53,6 +53,11 @@ export interface Tool<Args = unknown, Result = unknown> {
   readonly sequential: boolean;
   /** When true, running the same call twice has the same effect as running it once (used by the agent loop). */
   readonly idempotent: boolean;
+  /**
+   * When true, a successful call ends the run: its result is the answer (`result.text`, stop reason
+   * `completed`), once the other calls of its turn have finished. A failed call does not end it.
+   */
+  readonly terminal: boolean;
   /** Validates (and for zod parses) raw call arguments. Never rejects for invalid arguments. */
   parseArguments(args: unknown): Promise<ToolArgumentsResult<Args>>;
   /** Runs the tool on validated arguments. Prefer the executor, which adds timeouts and error handling. */
@@ -80,6 +85,12 @@ interface ToolOptionsBase<Args, Result> {
   sequential?: boolean;
   /** Calling it twice with the same arguments is harmless. Stored for the agent loop. Default false. */
   idempotent?: boolean;
+  /**
+   * A successful call ends the run with its result as the answer (`result.text`; for an agent with an `output`
+   * schema, the result is the typed answer, checked against it). The turn's other calls finish first; a call
+   * that fails (bad arguments, a throw, a timeout) does not end the run. Default false. See docs/loop.md.
+   */
+  terminal?: boolean;
   /** Results longer than this are truncated; overrides the executor's default (20 000). */
   maxResultChars?: number;
 }
@@ -149,6 +160,7 @@ function checkOptions(options: ToolOptionsBase<never, unknown> & { parameters?: 
   }
   checkOptionalBoolean("sequential", options.sequential);
   checkOptionalBoolean("idempotent", options.idempotent);
+  checkOptionalBoolean("terminal", options.terminal);
 }
 
 /**
@@ -201,6 +213,7 @@ export function tool(
     needsApproval,
     sequential: options.sequential ?? false,
     idempotent: options.idempotent ?? false,
+    terminal: options.terminal ?? false,
     parseArguments: parseArguments as (args: unknown) => Promise<ToolArgumentsResult<never>>,
     execute: options.execute,
     requiresApproval: async (args) =>

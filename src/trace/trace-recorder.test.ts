@@ -45,6 +45,7 @@ describe("TraceRecorder: a multi-turn tool run", () => {
     expect(shape(trace.records)).toEqual([
       "meta",
       "event:loop_start",
+      "event:turn_start",
       "model_request",
       "model_response",
       "event:model_call",
@@ -53,6 +54,7 @@ describe("TraceRecorder: a multi-turn tool run", () => {
       "event:action",
       "event:observation",
       "tool_result",
+      "event:turn_start",
       "model_request",
       "model_response",
       "event:model_call",
@@ -62,6 +64,7 @@ describe("TraceRecorder: a multi-turn tool run", () => {
       "tool_result",
       "event:observation",
       "tool_result",
+      "event:turn_start",
       "model_request",
       "model_response",
       "event:model_call",

@@ -26,6 +26,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   "run-log": ["errors", "util", "models", "tools"],
   // Typed final answers: the schema (resolved like tool parameters) and the partial-JSON reader.
   output: ["errors", "util", "models", "tools"],
+  // Guardrails: checks that may block a run; the built-in secrets check uses the redactor's rules.
+  guardrails: ["errors", "util", "models", "stores"],
   // The loop's outcome carries the trace its wrapper adds (a type).
   loop: [
     "errors",
@@ -39,6 +41,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     "stores",
     "trace",
     "output",
+    "guardrails",
   ],
   trace: ["errors", "util", "models", "tools", "stores", "loop", "run-log", "(root)"],
   durable: ["errors", "util", "models", "tools", "stores", "loop", "cost", "sessions", "run-log", "(root)"],
@@ -54,6 +57,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     ...["errors", "util", "models", "http", "providers", "context", "stores", "sessions", "tools", "cost"],
     ...["profiles", "memory", "loop", "trace", "durable", "planner", "reflection", "render", "builtin-tools"],
     "output",
+    "guardrails",
   ],
   "integrations/redis": ["errors", "util", "models", "stores", "durable"],
   "integrations/postgres": ["errors", "util", "models", "stores", "durable"],

@@ -145,8 +145,16 @@ await close();`),
     expect(await ok.json()).toEqual({
       stopReason: "completed",
       text: "Paid acme.",
-      replayed: ["loop_start", "model_call", "action", "observation", "model_call"],
-      live: ["action", "observation", "model_call", "loop_end"],
+      replayed: [
+        "loop_start",
+        "turn_start",
+        "model_call",
+        "action",
+        "observation",
+        "turn_start",
+        "model_call",
+      ],
+      live: ["action", "observation", "turn_start", "model_call", "loop_end"],
     });
     // The same decision again (a retried web request) is applied once: the finished run's result, nothing runs.
     const again = await decide({ approve: ["p1"], user: "alice" });

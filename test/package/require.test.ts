@@ -55,6 +55,8 @@ describe("the built package from a consumer project", () => {
       "agentloop/durable",
       "agentloop/planner",
       "agentloop/render",
+      "agentloop/guardrails",
+      "agentloop/control",
     ]);
   });
 

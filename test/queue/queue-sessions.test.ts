@@ -175,7 +175,7 @@ describe("queued sessions", () => {
     const after = await collect(web.eventEntries(runId, { after: before.at(-1)?.id }));
     const rest = after.map((entry) => entry.event);
     expect(rest.some((event) => event.replayed)).toBe(false);
-    expect(kinds(rest)).toEqual(["action", "observation", "model_call", "loop_end"]);
+    expect(kinds(rest)).toEqual(["action", "observation", "turn_start", "model_call", "loop_end"]);
     expect(rest.at(-1)).toMatchObject({ data: { stopReason: "completed" } });
     // From the start, a reader stops at the paused run's loop_end; ids are strictly increasing and unique.
     const ids = [...before, ...after].map((entry) => entry.id);

@@ -260,12 +260,15 @@ describe("createAgentQueue / createAgentWorker", () => {
     expect(late).toEqual(live);
     expect(live.map((event) => event.type)).toEqual([
       "loop_start",
+      "turn_start",
       "model_call",
       "action",
       "observation",
+      "turn_start",
       "model_call",
       "action",
       "observation",
+      "turn_start",
       "model_call",
       "loop_end",
     ]);

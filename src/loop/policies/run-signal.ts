@@ -44,6 +44,14 @@ export class RunSignal {
     return this.signal.aborted ? this.abortReason() : undefined;
   }
 
+  /**
+   * Aborts the run's signal now with `reason`: whatever is in flight is cancelled (a parallel input guardrail
+   * blocked the run during its first model call). The caller sets the run's stop reason itself.
+   */
+  abort(reason: unknown): void {
+    this.controller.abort(reason);
+  }
+
   /** Why the (aborted) signal aborted: `timeout` when the run's timer fired, else `aborted`. */
   abortReason(): "timeout" | "aborted" {
     return this.signal.reason === TIMEOUT ? "timeout" : "aborted";
