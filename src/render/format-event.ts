@@ -100,6 +100,20 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
       return event.data.fatal
         ? `${s.red(`✗ error: ${event.data.name}: ${cut(event.data.message, 1000)}`)}\n`
         : `${s.yellow(`! ${event.data.name}: ${cut(event.data.message, 1000)}`)}\n`;
+    case "guardrail": {
+      const d = event.data;
+      const call = d.toolCallId === undefined ? "" : ` (${d.toolCallId})`;
+      return `${s.red(`■ ${d.kind} guardrail ${d.name}${call} blocked: ${cut(d.reason, 300)}`)}\n`;
+    }
+    case "model_fallback": {
+      const d = event.data;
+      return `${s.yellow(`⇄ ${d.from} failed (${cut(d.error, 300)}); falling back to ${d.to}`)}\n`;
+    }
+    case "output_invalid": {
+      const d = event.data;
+      const next = d.retry ? "sent back to the model" : "no retries left";
+      return `${s.yellow(`! typed answer invalid (${next}): ${cut(d.errors.join("; "), 300)}`)}\n`;
+    }
     case "loop_end":
       return formatLoopEnd(event, options);
     default:
