@@ -1,12 +1,13 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
-import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
-import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { resolveResponseLimits } from "../../http/response-limits.js";
+import { resolveRetryPolicy } from "../../http/retry-policy.js";
+import type { HttpProviderOptions } from "../http-provider-options.js";
 import { resolveAnthropicPromptCaching } from "./add-cache-breakpoints.js";
 import { AnthropicMessagesModel } from "./anthropic-messages-model.js";
 
 /** Options of {@link createAnthropic}. */
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends HttpProviderOptions {
   /** API base URL. Default: `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com/v1`. */
   baseURL?: string;
   /**
@@ -15,26 +16,6 @@ export interface AnthropicProviderOptions {
    * then fail with a non-retryable `ModelCallError` (code `missing_api_key`) naming `ANTHROPIC_API_KEY`.
    */
   apiKey?: string;
-  /** Extra request headers (e.g. `anthropic-beta`). They override the provider's own headers. */
-  headers?: Record<string, string>;
-  /** A `fetch` implementation to send requests with. Default: the shared keep-alive `node:http` client. */
-  fetch?: typeof globalThis.fetch;
-  /** Retry policy of failed requests (merged with `DEFAULT_RETRY_POLICY`). */
-  retry?: Partial<RetryPolicy>;
-  /**
-   * Per-attempt timeout in milliseconds. Non-streaming: until the whole answer is read. Streaming: until the
-   * response headers arrive, then the longest allowed time without progress (text, thinking, tool-call or
-   * usage data; `ping` events and keep-alive comments do not count). Default 120 000.
-   */
-  timeoutMs?: number;
-  /**
-   * Bounds on what the server may send: `maxResponseBytes` (a whole answer or error body, default 64 MiB),
-   * `maxStreamBytes` (a whole stream, 256 MiB), `maxSseEventBytes` (one event or line, 16 MiB), `maxToolCalls`
-   * (tool calls in one answer, and the largest streamed tool-call index + 1, 10 000), `maxStreamDurationMs` (one
-   * stream from headers to end, 30 min). Over a limit the call ends with a non-retryable
-   * `ResponseTooLargeError` (`ModelCallError` code `stream_duration_exceeded` for the duration).
-   */
-  limits?: Partial<ResponseLimits>;
   /** `max_tokens` of requests without `maxOutputTokens` (the API requires it). Default 4096. */
   defaultMaxOutputTokens?: number;
   /** The `anthropic-version` header. Default "2023-06-01". */

@@ -1,12 +1,13 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
-import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
-import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { resolveResponseLimits } from "../../http/response-limits.js";
+import { resolveRetryPolicy } from "../../http/retry-policy.js";
+import type { HttpProviderOptions } from "../http-provider-options.js";
 import { type BedrockCredentialsSource, createBedrockAuthClient } from "./bedrock-auth.js";
 import { BedrockConverseModel } from "./bedrock-converse-model.js";
 
 /** Options of {@link createBedrock}. */
-export interface BedrockProviderOptions {
+export interface BedrockProviderOptions extends HttpProviderOptions {
   /**
    * The AWS region, e.g. "us-east-1". Default: `AWS_REGION`, else `AWS_DEFAULT_REGION`, read when a request
    * is made. It picks the endpoint (`https://bedrock-runtime.{region}.amazonaws.com`) and signs requests.
@@ -30,23 +31,6 @@ export interface BedrockProviderOptions {
    * else `AWS_ENDPOINT_URL` (the AWS SDKs' variables), else the region's endpoint.
    */
   baseURL?: string;
-  /** Extra request headers. They override the provider's own; an `authorization` header turns signing off. */
-  headers?: Record<string, string>;
-  /** A `fetch` implementation to send requests with. Default: the shared keep-alive `node:http` client. */
-  fetch?: typeof globalThis.fetch;
-  /** Retry policy of failed requests (merged with `DEFAULT_RETRY_POLICY`). */
-  retry?: Partial<RetryPolicy>;
-  /**
-   * Per-attempt timeout in milliseconds. Non-streaming: until the whole answer is read. Streaming: until the
-   * response headers arrive, then the longest allowed time without progress. Default 120 000.
-   */
-  timeoutMs?: number;
-  /**
-   * Bounds on what the server may send: `maxResponseBytes` (a whole answer or error body, default 64 MiB),
-   * `maxStreamBytes` (a whole stream, 256 MiB), `maxSseEventBytes` (one event-stream message, 16 MiB),
-   * `maxToolCalls` (10 000), `maxStreamDurationMs` (30 min).
-   */
-  limits?: Partial<ResponseLimits>;
   /**
    * Fields merged into every request body (before each request's `providerOptions`; `inferenceConfig` and
    * `additionalModelRequestFields` are merged field by field), e.g. `{ additionalModelRequestFields:

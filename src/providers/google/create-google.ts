@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
-import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
-import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { resolveResponseLimits } from "../../http/response-limits.js";
+import { resolveRetryPolicy } from "../../http/retry-policy.js";
+import type { HttpProviderOptions } from "../http-provider-options.js";
 import { GoogleGeminiModel } from "./google-gemini-model.js";
 import {
   type GoogleSafetySetting,
@@ -11,7 +12,7 @@ import {
 } from "./resolve-google-options.js";
 
 /** Options of {@link createGoogle}. */
-export interface GoogleProviderOptions {
+export interface GoogleProviderOptions extends HttpProviderOptions {
   /** API base URL. Default: `GOOGLE_BASE_URL`, else `https://generativelanguage.googleapis.com/v1beta`. */
   baseURL?: string;
   /**
@@ -21,22 +22,6 @@ export interface GoogleProviderOptions {
    * non-retryable `ModelCallError` (code `missing_api_key`) naming the variables.
    */
   apiKey?: string;
-  /** Extra request headers. They override the provider's own headers. */
-  headers?: Record<string, string>;
-  /** A `fetch` implementation to send requests with. Default: the shared keep-alive `node:http` client. */
-  fetch?: typeof globalThis.fetch;
-  /** Retry policy of failed requests (merged with `DEFAULT_RETRY_POLICY`); a 429's `RetryInfo` delay is honoured. */
-  retry?: Partial<RetryPolicy>;
-  /**
-   * Per-attempt timeout in milliseconds. Non-streaming: until the whole answer is read. Streaming: until the
-   * response headers arrive, then the longest allowed time without progress. Default 120 000.
-   */
-  timeoutMs?: number;
-  /**
-   * Bounds on what the server may send: `maxResponseBytes`, `maxStreamBytes`, `maxSseEventBytes` (one event, or
-   * one element of a JSON-array stream), `maxToolCalls`, `maxStreamDurationMs` (see `createAnthropic`).
-   */
-  limits?: Partial<ResponseLimits>;
   /** Thinking of every request (`generationConfig.thinkingConfig`). Default: the model's own. */
   thinking?: GoogleThinkingOptions;
   /** `safetySettings` of every request, e.g. `[{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH" }]`. */
