@@ -9,6 +9,7 @@ import type { ContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
 import type { PrepareStep } from "./loop/policies/prepare-step.js";
 import type { StopCondition } from "./loop/policies/stop-conditions.js";
+import type { PausedTurn } from "./loop/policies/sub-agents.js";
 import type { SteeringInbox } from "./loop/steering-inbox.js";
 import type { PendingApproval } from "./loop/tool-step.js";
 import type { AgentHooks } from "./loop/with-hooks.js";
@@ -23,6 +24,12 @@ import type { ToolRegistry } from "./tools/tool-registry.js";
 
 /** Options of {@link Agent}. Only `model` is required. `TOutput`: the type of the typed answer. */
 export interface AgentOptions<TOutput = unknown> extends AgentHooks {
+  /**
+   * The agent's name (default `"agent"`): the root of the path its sub-agents' events are tagged with
+   * (`"lead/researcher"`), and a sub-agent's name in that path (default: the name of its tool). See
+   * docs/multi-agent.md.
+   */
+  name?: string;
   /**
    * A {@link Model}, or a model string such as `"openai:gpt-4o-mini"`; or a list of them, in order of
    * preference: when a call of one fails for good (after its retries: a provider down, a 5xx storm, rate
@@ -157,8 +164,8 @@ export interface RunOptions {
 
 /** A run paused for approval: its result (or that result's JSON), or the session it is stored in. */
 export type PausedRun =
-  | Pick<AgentResult, "messages" | "pendingApprovals">
-  | { messages: readonly Message[]; pendingApprovals?: readonly PendingApproval[] }
+  | Pick<AgentResult, "messages" | "pendingApprovals" | "pausedTurn">
+  | { messages: readonly Message[]; pendingApprovals?: readonly PendingApproval[]; pausedTurn?: PausedTurn }
   | { sessionId: string }
   | { runId: string }
   | string;

@@ -3,6 +3,7 @@ import { runStopConditions } from "./check-run-control.js";
 import type { BudgetCharges } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { type DurableAttempt, durableEvents } from "./durable/durable-events.js";
+import type { RunJournal } from "./durable/run-journal.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 import { SessionConflictError } from "./errors/session-conflict-error.js";
 import type { RetryPolicy } from "./http/retry-policy.js";
@@ -18,6 +19,7 @@ import type { ResolvedContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
 import { inboxFeed } from "./loop/policies/steering.js";
 import { StepModel } from "./loop/policies/step-model.js";
+import type { PausedTurn } from "./loop/policies/sub-agents.js";
 import { toolSubset } from "./loop/policies/tool-subset.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import { withHooks } from "./loop/with-hooks.js";
@@ -64,6 +66,18 @@ export interface RunRequest {
   fallback?: FallbackModel | undefined;
   /** The run's step model, when it has a `prepareStep` hook (made per run: it holds the step's model). */
   stepModel?: StepModel | undefined;
+  /** The agent's path (a sub-agent's is under its caller's: `"lead/researcher"`); default the agent's name. */
+  path?: string | undefined;
+  /** The run log a sub-agent's durable run is kept in (its caller's); default the agent's `journal`. */
+  journal?: RunJournal | undefined;
+  /** `resume` holds a caller's decisions for a whole turn (a sub-agent resumed by its caller). */
+  callerDecisions?: boolean | undefined;
+  /** With `resume`: what the paused turn had done when it paused inside a sub-agent. */
+  pausedTurn?: PausedTurn | undefined;
+  /** A sub-agent's budget, bound by its caller's cap and budget (replaces the run's and the agent's). */
+  budget?: BudgetCharges | undefined;
+  /** Set by the runner for a durable run's attempts: its sub-agents run durably in the same log. */
+  durable?: { runId: string; journal: RunJournal } | undefined;
 }
 
 /** What a durable attempt replaces in a run (its journaled model and tools, decisions, budget, signal). */
@@ -139,7 +153,7 @@ export class AgentRunner {
   private durable(
     args: RunRequest & { session: SessionRun | undefined },
   ): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
-    const { journal } = this.agent.options;
+    const journal = args.journal ?? this.agent.options.journal;
     const runId = args.options.runId as string;
     if (journal === undefined) {
       throw new InvalidArgumentError({
@@ -156,11 +170,12 @@ export class AgentRunner {
         session === undefined ? (args.options.messages ?? []) : await session.startNewRun(),
       sessionId: args.options.sessionId,
       decisions: args.resume,
+      callerDecisions: args.callerDecisions,
       decidedBy: args.decidedBy,
       signal: session?.signal ?? args.options.signal,
       model: args.stepModel ?? args.fallback ?? this.agent.model,
       tools: this.agent.tools.list(),
-      budget: this.budget(args.options),
+      budget: args.budget ?? this.budget(args.options),
       steering: args.options.steering,
       run: (attempt) => {
         const overrides: Overrides = { ...attempt, tools: new ToolRegistry({ tools: attempt.tools }) };
@@ -172,6 +187,8 @@ export class AgentRunner {
           overrides,
           fallback: args.fallback,
           stepModel: args.stepModel,
+          path: args.path,
+          durable: { runId, journal },
         };
         if (attempt.sessionId === undefined) return this.plain({ ...request, prior: attempt.messages });
         if (session === undefined) {
@@ -284,6 +301,10 @@ export class AgentRunner {
   private loopConfig(args: {
     fallback?: FallbackModel | undefined;
     stepModel?: StepModel | undefined;
+    path?: string | undefined;
+    durable?: { runId: string; journal: RunJournal } | undefined;
+    pausedTurn?: PausedTurn | undefined;
+    budget?: BudgetCharges | undefined;
     input: MessageContent;
     messages: Message[];
     options: RunOptions;
@@ -319,7 +340,7 @@ export class AgentRunner {
       context: this.agent.context,
       state: new RunState(),
       costMeter: new CostMeter({ pricing: o.pricing, fallback: o.pricingFallback }),
-      budget: overrides !== undefined ? overrides.budget : this.budget(args.options),
+      budget: overrides !== undefined ? overrides.budget : (args.budget ?? this.budget(args.options)),
       approvals: overrides?.approvals,
       output: this.agent.output,
       fallback: args.fallback,
@@ -328,6 +349,9 @@ export class AgentRunner {
       toolChoice: control.toolChoice,
       steering: control.steering,
       guardrails: o.guardrails,
+      agentPath: args.path ?? o.name ?? "agent",
+      durable: args.durable,
+      pausedTurn: args.pausedTurn,
     };
   }
 

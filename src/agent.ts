@@ -5,6 +5,8 @@ export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent
 
 import { AgentRunner } from "./agent-runner.js";
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
+import { type AgentToolOptions, agentTool } from "./agents/agent-tool.js";
+import { RUN_SUB_AGENT, type SubAgentRun } from "./agents/sub-agent-run.js";
 import { checkAgentOptions } from "./check-agent-options.js";
 import { checkRunCall, pausedRunOf } from "./check-run-call.js";
 import { checkRunControl } from "./check-run-control.js";
@@ -18,6 +20,7 @@ import { type AgentResult, AgentResultBuilder } from "./loop/agent-result.js";
 import { resolveAgentRetryPolicy } from "./loop/agent-retry-policy.js";
 import { resolveContextOptions } from "./loop/context-options.js";
 import { DEFAULT_LOOP_DETECTION, LoopDetector } from "./loop/loop-detector.js";
+import type { PausedTurn } from "./loop/policies/sub-agents.js";
 import { closeSteeringInbox, SteeringInbox } from "./loop/steering-inbox.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import type { Message } from "./models/message.js";
@@ -26,6 +29,7 @@ import { OUTPUT_NAME, resolveOutput } from "./output/resolve-output.js";
 import { systemPromptOf } from "./profiles/system-prompt-of.js";
 import { resolveModel } from "./providers/resolve-model.js";
 import { createRedactor } from "./stores/redactor.js";
+import type { Tool } from "./tools/tool.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
 import { followSignal } from "./util/follow-signal.js";
 
@@ -159,7 +163,8 @@ export class Agent<TOutput = unknown> {
           "expected a result that stopped with awaiting_approval (its last message has the pending tool calls)",
       });
     }
-    return this.fold(this.events("", { ...options, messages }, false, resume));
+    const { pausedTurn } = paused as { pausedTurn?: PausedTurn };
+    return this.fold(this.events("", { ...options, messages }, false, resume, undefined, pausedTurn));
   }
 
   private async fold(events: AsyncGenerator<AgentEvent, unknown>): Promise<AgentResult<TOutput>> {
@@ -208,12 +213,51 @@ export class Agent<TOutput = unknown> {
     }
   }
 
+  /**
+   * This agent as a tool of another agent: a sub-agent. Its events flow into the caller's stream tagged with
+   * its path (`event.agent`, e.g. `"lead/researcher"`); its usage and cost add to the caller's; the caller's
+   * abort signal, timeout, cost cap and shared budget bound it; a call inside it that needs approval pauses the
+   * caller's whole run (`awaiting_approval`, resumed from the caller, from any process when the caller's run is
+   * durable). The tool's result is the sub-agent's answer (its typed output as JSON, else its text). See
+   * docs/multi-agent.md.
+   */
+  asTool(options: AgentToolOptions): Tool {
+    return agentTool({ ...options, agent: this });
+  }
+
+  /** Internal: a run of this agent as a sub-agent of another run (see {@link Agent.asTool}). */
+  [RUN_SUB_AGENT](run: SubAgentRun): AsyncGenerator<AgentEvent, unknown> {
+    const { paused, durable, budget } = run;
+    const options: RunOptions = { signal: run.signal };
+    if (durable !== undefined) options.runId = durable.runId;
+    else if (paused !== undefined) options.messages = paused.messages;
+    const resuming = durable === undefined ? paused !== undefined : run.decisions !== undefined;
+    const resume = resuming ? (run.decisions ?? { approve: new Set(), deny: new Set() }) : undefined;
+    const input = durable === undefined && paused !== undefined ? "" : run.input;
+    if (budget !== undefined) {
+      const { pricing, pricingFallback: fallback } = this.options;
+      checkCapPricing({ modelId: this.model.modelId, pricing, fallback, cap: "budget" });
+    }
+    return this.runner.events({
+      input: checkRunCall({ input, options, agent: this.options, modelId: this.model.modelId, resume }),
+      options,
+      stream: run.stream,
+      resume,
+      path: run.path,
+      journal: durable?.journal,
+      callerDecisions: durable !== undefined,
+      pausedTurn: paused?.pausedTurn,
+      budget,
+    });
+  }
+
   private events(
     input: RunInput,
     options: RunOptions,
     stream: boolean,
     resume?: ApprovalDecisions,
     decidedBy?: string,
+    pausedTurn?: PausedTurn,
   ): AsyncGenerator<AgentEvent, unknown> {
     const content = checkRunCall({
       input,
@@ -223,7 +267,7 @@ export class Agent<TOutput = unknown> {
       resume,
     });
     checkRunControl({ options, tools: this.tools, outputTool: this.outputTool });
-    return this.runner.events({ input: content, options, stream, resume, decidedBy });
+    return this.runner.events({ input: content, options, stream, resume, decidedBy, pausedTurn });
   }
 }
 

@@ -16,7 +16,11 @@ import {
 } from "./util/check-option.js";
 
 // Key lists checked against the option types: adding an option there without adding it here fails to compile.
+/** An agent's name: one segment of a sub-agent path (`"lead/researcher"`), so no "/". */
+const AGENT_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
+
 const AGENT_KEYS = optionKeys<AgentOptions>({
+  name: true,
   model: true,
   tools: true,
   output: true,
@@ -100,6 +104,10 @@ function checkMethods(argument: string, value: unknown, methods: readonly string
 export function checkAgentOptions(options: AgentOptions): void {
   checkObject("options", options, AGENT_KEYS);
   checkToolsOption(options.tools);
+  const name: unknown = options.name;
+  if (name !== undefined && (typeof name !== "string" || !AGENT_NAME.test(name))) {
+    fail("name", `expected 1-64 characters of a-z, A-Z, 0-9, "_", "-" or ".", got ${show(name)}`);
+  }
   if (options.system !== undefined && typeof options.system !== "string" && !isProfileLike(options.system)) {
     fail("system", `expected a string or a Profile, got ${show(options.system)}`);
   }

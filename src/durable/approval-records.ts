@@ -61,12 +61,38 @@ export function approvalDecision(options: ApprovalDecisionOptions): ApprovalDeci
   return record;
 }
 
-/** Every decision the journal holds, by the turn whose calls it decided (what the replayed loop applies). */
+/**
+ * Every decision the journal holds, by the turn whose calls it decided (what the replayed loop applies). A turn
+ * decided more than once (it paused again inside a sub-agent) has the decisions of every pause.
+ */
 export function journaledApprovals(records: readonly JournalRecord[]): Map<number, ApprovalDecisions> {
-  const approvals = new Map<number, ApprovalDecisions>();
+  const approvals = new Map<number, { approve: Set<string>; deny: Set<string> }>();
   for (const record of records) {
     if (record.kind !== "approval_decided") continue;
-    approvals.set(record.turn, { approve: new Set(record.approve), deny: new Set(record.deny) });
+    const decided = approvals.get(record.turn);
+    if (decided === undefined) {
+      approvals.set(record.turn, { approve: new Set(record.approve), deny: new Set(record.deny) });
+      continue;
+    }
+    for (const id of record.approve) decided.approve.add(id);
+    for (const id of record.deny) decided.deny.add(id);
   }
   return approvals;
+}
+
+/**
+ * The part of `decisions` (a caller's, for a whole turn) that answers this run's open approval request: what a
+ * sub-agent's run log journals when its caller resumes. Undefined when the run has no open request.
+ */
+export function decisionsForOpenRequest(
+  decisions: ApprovalDecisions,
+  records: readonly JournalRecord[],
+): ApprovalDecisions | undefined {
+  const request = openApprovalRequest(records);
+  if (request === undefined) return undefined;
+  const ids = request.calls.map((call) => call.toolCallId);
+  return {
+    approve: new Set(ids.filter((id) => decisions.approve.has(id))),
+    deny: new Set(ids.filter((id) => decisions.deny.has(id))),
+  };
 }

@@ -12,7 +12,12 @@ import type { Message } from "../models/message.js";
 import type { Model } from "../models/model.js";
 import type { Tool } from "../tools/tool.js";
 import { followSignal } from "../util/follow-signal.js";
-import { approvalDecision, journaledApprovals, openApprovalRequest } from "./approval-records.js";
+import {
+  approvalDecision,
+  decisionsForOpenRequest,
+  journaledApprovals,
+  openApprovalRequest,
+} from "./approval-records.js";
 import { JOURNAL_RECORD_VERSION, type JournalRecord, type StartRecord } from "./journal-record.js";
 import { JournalWriter } from "./journal-writer.js";
 import { JournaledModel } from "./journaled-model.js";
@@ -63,6 +68,11 @@ export interface DurableEventsOptions {
   sessionId: string | undefined;
   /** Decisions for the run's open approval request (`agent.resume(runId, decisions)`). */
   decisions: ApprovalDecisions | undefined;
+  /**
+   * The decisions are the caller's, for a whole turn (a sub-agent's run resumed by its caller): only those
+   * naming this run's pending calls count, and none are journaled when the run has no open request.
+   */
+  callerDecisions?: boolean | undefined;
   decidedBy?: string | undefined;
   signal: AbortSignal | undefined;
   model: Model;
@@ -101,7 +111,10 @@ export async function* durableEvents(
   try {
     lock = await acquireRunLock({ journal, runId, onLost: (error) => controller.abort(error) });
     const records = await loadRecords(journal, runId);
-    const decisions = decisionsFor(options.decisions, records);
+    const decisions =
+      options.callerDecisions === true && options.decisions !== undefined
+        ? decisionsForOpenRequest(options.decisions, records)
+        : decisionsFor(options.decisions, records);
     const start = checkStart({ ...options, records });
     const end = records.findLast((record) => record.kind === "end");
     if (end !== undefined && start !== undefined) {
@@ -168,7 +181,8 @@ async function* attempt(
       replaying: () => model.replaysNext,
     }),
   });
-  const requested = new Set(records.flatMap((r) => (r.kind === "approval_requested" ? [r.turn] : [])));
+  // A turn may pause more than once (again inside a sub-agent): a request is known by its turn and calls.
+  const requested = new Set(records.flatMap((r) => (r.kind === "approval_requested" ? [requestKey(r)] : [])));
   const builder = new AgentResultBuilder();
   const replayed = new ReplayedEvents(records);
   let outcome: AgentLoopOutcome;
@@ -180,11 +194,16 @@ async function* attempt(
         break;
       }
       const event = next.value;
+      if (event.agent !== undefined) {
+        // A sub-agent's event: its own run log says what it replayed.
+        yield event;
+        continue;
+      }
       // A turn starts live when its model call will be made for real (the journal has no response for it).
       const liveTurn = event.type === "turn_start" && !model.replaysNext;
       if (replayed.test(event, live || liveTurn)) event.replayed = true;
-      if (event.type === "approval_requested" && !requested.has(event.turn)) {
-        requested.add(event.turn);
+      if (event.type === "approval_requested" && !requested.has(requestKey(event.data, event.turn))) {
+        requested.add(requestKey(event.data, event.turn));
         const at = Date.now();
         const calls = event.data.calls;
         await writer.append([
@@ -203,6 +222,14 @@ async function* attempt(
     await append(journal, runId, [{ v: JOURNAL_RECORD_VERSION, kind: "end", result, at: Date.now() }]);
   }
   return outcome;
+}
+
+/** What tells one approval request of a run from another: its turn and the ids of its calls. */
+function requestKey(
+  request: { calls: ReadonlyArray<{ toolCallId: string }>; turn?: number },
+  turn = request.turn,
+): string {
+  return `${turn}:${request.calls.map((call) => call.toolCallId).join(",")}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../errors/tool-execution-error.js";
 import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
+import { SubRunPaused } from "../loop/policies/sub-agents.js";
 import type { MessageContent } from "../models/content-part.js";
 import { errorNamed, replayToolResult } from "../run-log/replay-tool-result.js";
 import { toolFailureText } from "../run-log/tool-failure.js";
@@ -161,6 +162,8 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
     }
     if ("error" in settled) {
       const { error } = settled;
+      // A sub-agent waiting for approval has no result yet: the call runs again (its own log replayed) on resume.
+      if (SubRunPaused.isInstance(error)) throw error;
       const failure: JournaledToolFailure = {
         how: "threw",
         type: errorTypeOf(error),

@@ -140,7 +140,9 @@ export type AgentEventType = keyof AgentEventDataMap;
 /**
  * One event of a run: `{ type, turn, timestamp, data }`. `turn` is the model turn it belongs to (0 before the
  * first). `replayed: true` marks an event a durable run emitted again while replaying its journal (what it
- * reports happened in an earlier attempt: nothing was called or executed again).
+ * reports happened in an earlier attempt: nothing was called or executed again). `agent` is set on the events
+ * of a sub-agent (`agent.asTool`) that flow into its caller's run: the sub-agent's path, e.g.
+ * `"lead/researcher"` (its `turn` is the sub-agent's); events of the run itself have none (docs/multi-agent.md).
  */
 export type AgentEvent = {
   [K in AgentEventType]: {
@@ -149,6 +151,7 @@ export type AgentEvent = {
     timestamp: number;
     data: AgentEventDataMap[K];
     replayed?: true;
+    agent?: string;
   };
 }[AgentEventType];
 

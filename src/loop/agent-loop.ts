@@ -24,6 +24,7 @@ import type { PrepareStep } from "./policies/prepare-step.js";
 import type { SteeringFeed } from "./policies/steering.js";
 import type { StepModel } from "./policies/step-model.js";
 import type { StopCondition } from "./policies/stop-conditions.js";
+import type { PausedTurn } from "./policies/sub-agents.js";
 import { type ApprovalDecisions, type PendingApproval, toolStep } from "./tool-step.js";
 
 /** Everything one run needs. Plain data plus a model: the loop owns no other state. */
@@ -83,6 +84,12 @@ export interface AgentLoopConfig {
   steering?: SteeringFeed | undefined;
   /** Input, output and tool guardrails (`Agent({ guardrails })`; docs/guardrails.md). */
   guardrails?: GuardrailsOptions | undefined;
+  /** The agent's path (`"lead"`, `"lead/researcher"` for a sub-agent): its sub-agents' events are tagged under it. */
+  agentPath?: string | undefined;
+  /** The run's log, when it is durable (a `RunJournal`): its sub-agents run durably in it. */
+  durable?: { runId: string; journal: unknown } | undefined;
+  /** With `resume`: what the paused turn had done when it paused inside a sub-agent (non-durable runs). */
+  pausedTurn?: PausedTurn | undefined;
 }
 
 export { PENDING_APPROVALS_KEY };
@@ -100,6 +107,8 @@ export interface AgentLoopOutcome {
   costUnknownModels: string[];
   /** With stop reason `awaiting_approval`: the calls waiting for a decision. */
   pendingApprovals?: PendingApproval[];
+  /** With stop reason `awaiting_approval`, when the turn paused inside a sub-agent: what resuming needs. */
+  pausedTurn?: PausedTurn;
   /** The trace, when the run was recorded (added by the Agent's trace wrapper). */
   trace?: Trace;
   error?: Error;
@@ -132,13 +141,19 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
     if (config.resume !== undefined) {
       // A paused turn: its calls (the last assistant message's) run now, with the human's decisions.
       const calls = approvals.pausedCalls();
-      const resumed = yield* toolStep({ ...run.tools, calls, turn: 0, decisions: config.resume });
-      if (resumed.kind !== "paused") for (const message of resumed.messages) state.messages.push(message);
-      if (resumed.kind === "blocked") stopReason = "guardrail";
-      approvals.resumed();
-      await checkpoint.turnDone();
-      if (afterTools !== undefined && resumed.kind === "done") {
-        stopReason = await afterTools.check({ calls, results: resumed.messages });
+      const decisions = config.resume;
+      const paused = approvals.pausedTurn(config.pausedTurn);
+      const resumed = yield* toolStep({ ...run.tools, calls, turn: 0, decisions, resumed: paused });
+      if (resumed.kind === "paused") {
+        stopReason = approvals.pause(resumed.pending, resumed.pausedTurn); // paused again, in a sub-agent
+      } else {
+        for (const message of resumed.messages) state.messages.push(message);
+        if (resumed.kind === "blocked") stopReason = "guardrail";
+        approvals.resumed();
+        await checkpoint.turnDone();
+        if (afterTools !== undefined && resumed.kind === "done") {
+          stopReason = await afterTools.check({ calls, results: resumed.messages });
+        }
       }
     }
     while (stopReason === undefined) {
@@ -202,7 +217,7 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         decisions,
       });
       if (result.kind === "paused") {
-        stopReason = approvals.pause(result.pending);
+        stopReason = approvals.pause(result.pending, result.pausedTurn);
         break;
       }
       for (const message of result.messages) state.messages.push(message);

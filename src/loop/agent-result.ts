@@ -3,6 +3,7 @@ import type { Usage } from "../models/usage.js";
 import type { Trace } from "../trace/trace-types.js";
 import type { AgentEvent, StopReason } from "./agent-event.js";
 import type { AgentLoopOutcome } from "./agent-loop.js";
+import type { PausedTurn } from "./policies/sub-agents.js";
 import type { PendingApproval } from "./tool-step.js";
 
 /** One executed (or refused) tool call of a run. */
@@ -41,6 +42,12 @@ export interface AgentResult<TOutput = unknown> {
    * `agent.resume(result, { approve, deny })` (the result is JSON: it can be stored and resumed elsewhere).
    */
   pendingApprovals?: PendingApproval[];
+  /**
+   * With stop reason `awaiting_approval`, when the turn paused inside a sub-agent (`agent.asTool`): what the
+   * turn had done (its finished calls' results, the paused sub-agent runs). Part of the result's JSON that
+   * `resume` needs; a durable run keeps it in its log instead.
+   */
+  pausedTurn?: PausedTurn;
   /** The trace, with `trace: true` (see docs/traces.md). */
   trace?: Trace;
   /**
@@ -65,9 +72,10 @@ export class AgentResultBuilder {
   private readonly pending = new Map<string, ToolCallRecord>();
   private readonly started = Date.now();
 
-  /** Adds one event. */
+  /** Adds one event (a sub-agent's is kept in `events`; its tool calls are not this run's). */
   add(event: AgentEvent): void {
     this.events.push(event);
+    if (event.agent !== undefined) return;
     if (event.type === "action") {
       const record: ToolCallRecord = {
         turn: event.turn,
@@ -106,6 +114,7 @@ export class AgentResultBuilder {
     };
     if (outcome.error !== undefined) result.error = outcome.error;
     if (outcome.pendingApprovals !== undefined) result.pendingApprovals = outcome.pendingApprovals;
+    if (outcome.pausedTurn !== undefined) result.pausedTurn = outcome.pausedTurn;
     if (outcome.trace !== undefined) result.trace = outcome.trace;
     if (outcome.output !== undefined) result.output = outcome.output;
     return result;

@@ -34,7 +34,7 @@ function setup({
       },
     } as EndRunOptions["checkpoint"],
     cost: { totals: () => ({ costUsd: 0.75, costUnknownModels: ["m"] }) },
-    approvals: { pending: [{ toolCallId: "a", toolName: "t", arguments: {} }] },
+    approvals: { pending: [{ toolCallId: "a", toolName: "t", arguments: {} }], paused: undefined },
   };
   return { state, ends, options };
 }

@@ -21,7 +21,7 @@ export interface EndRunOptions {
   guardrails?: { error: Error | undefined } | undefined;
   checkpoint: Checkpoint;
   cost: Pick<CostGuard, "totals">;
-  approvals: Pick<Approvals, "pending">;
+  approvals: Pick<Approvals, "pending" | "paused">;
 }
 
 /** The tool result given to calls left open when a run stops for `stopReason` (none when it paused). */
@@ -63,7 +63,11 @@ export async function* endRun(options: EndRunOptions): AsyncGenerator<AgentEvent
     costUnknownModels,
   };
   const { pending } = options.approvals;
-  if (pending !== undefined && ended === "awaiting_approval") outcome.pendingApprovals = pending;
+  if (pending !== undefined && ended === "awaiting_approval") {
+    outcome.pendingApprovals = pending;
+    const { paused } = options.approvals;
+    if (paused !== undefined) outcome.pausedTurn = paused;
+  }
   const blocked = ended === "guardrail" ? options.guardrails?.error : undefined;
   if (failure !== undefined) outcome.error = failure;
   else if (blocked !== undefined) outcome.error = blocked;

@@ -1,4 +1,5 @@
 import { CostMeter } from "../cost/cost-meter.js";
+import { isSubAgentTool } from "../tools/caller-run-key.js";
 import type { AgentLoopConfig } from "./agent-loop.js";
 import { ContextManager } from "./context-manager.js";
 import { CostGuard } from "./cost-guard.js";
@@ -15,6 +16,7 @@ import { RunSignal } from "./policies/run-signal.js";
 import { SoftCheckpoints } from "./policies/soft-checkpoints.js";
 import { Steering } from "./policies/steering.js";
 import { StopConditions } from "./policies/stop-conditions.js";
+import { SubAgents } from "./policies/sub-agents.js";
 import { TerminalTools } from "./policies/terminal-tools.js";
 import { ToolCallGuards } from "./policies/tool-call-guards.js";
 import { TurnLimits } from "./policies/turn-limits.js";
@@ -117,9 +119,25 @@ export function createLoopRun(config: AgentLoopConfig): LoopRun {
       sessionId: config.sessionId,
       state: config.state,
       guardrails: guardrails?.tools,
+      subAgents: createSubAgents({ config, state, meter }),
     },
     guardrails,
   };
+}
+
+/** The run's side of its sub-agent tools, for a run whose tools include one (`agent.asTool`). */
+function createSubAgents(args: { config: AgentLoopConfig; state: LoopState; meter: CostMeter }) {
+  const { config, state, meter } = args;
+  if (!config.tools.list().some(isSubAgentTool)) return undefined;
+  return new SubAgents({
+    path: config.agentPath ?? "agent",
+    stream: config.stream,
+    durable: config.durable,
+    state,
+    meter,
+    maxCostUsd: config.limits.maxCostUsd,
+    budget: config.budget,
+  });
 }
 
 /** The guardrails policy, for a run with guardrails. */

@@ -9,12 +9,18 @@ import { AsyncChannel } from "../util/async-channel.js";
 import type { AgentEvent } from "./agent-event.js";
 import { createEvent } from "./create-event.js";
 import type { GuardrailStop, ToolGuardrails } from "./policies/guardrails-tools.js";
+import type { PausedTurn, StepCaller, SubAgents } from "./policies/sub-agents.js";
 
 /** A tool call waiting for a human's decision. */
 export interface PendingApproval {
   toolCallId: string;
   toolName: string;
   arguments: unknown;
+  /**
+   * For a call inside a sub-agent (`agent.asTool`): the sub-agent's path (`"lead/researcher"`). Decide it like
+   * any other pending call, by its `toolCallId`.
+   */
+  agent?: string;
 }
 
 /** A human's decisions on pending calls, by tool call id. Calls in neither list are denied. */
@@ -43,6 +49,10 @@ export interface ToolStepOptions {
   decisions?: ApprovalDecisions | undefined;
   /** The run's tool guardrails (runs with some): calls are checked before they run, results before they count. */
   guardrails?: ToolGuardrails | undefined;
+  /** The run's side of its sub-agent tools (runs with some): their calls get a caller (see `CALLER_RUN`). */
+  subAgents?: SubAgents | undefined;
+  /** The paused turn this step resumes, when it paused inside a sub-agent: its finished calls do not run again. */
+  resumed?: PausedTurn | undefined;
 }
 
 /**
@@ -52,7 +62,7 @@ export interface ToolStepOptions {
  */
 export type ToolStepResult =
   | { kind: "done"; messages: ToolMessage[] }
-  | { kind: "paused"; pending: PendingApproval[] }
+  | { kind: "paused"; pending: PendingApproval[]; pausedTurn?: PausedTurn | undefined }
   | { kind: "blocked"; messages: ToolMessage[] };
 
 /** The tool result of a call a human denied (or did not approve). */
@@ -132,10 +142,18 @@ class ToolRun {
   readonly kept: Set<string> | undefined;
   /** Blocks found by reviews, by call id (the executor stops on the first one it records); made on the first. */
   private blocks: Map<string, GuardrailStop> | undefined;
+  /** What the step's sub-agent calls get from the run (runs with sub-agent tools); collects their pauses. */
+  readonly caller: StepCaller | undefined;
 
   constructor({ options, calls }: { options: ToolStepOptions; calls: ToolCall[] }) {
     const { turn, guardrails } = options;
     const observed = new Set<string>();
+    this.caller = options.subAgents?.step({
+      turn,
+      decisions: options.decisions,
+      emit: (event) => this.events.push(event),
+      resumed: options.resumed,
+    });
     this.kept = guardrails?.checksResults === true ? new Set() : undefined;
     const review =
       guardrails?.checksResults === true
@@ -154,6 +172,7 @@ class ToolRun {
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.maxResultChars !== undefined && { maxResultChars: options.maxResultChars }),
       ...(review !== undefined && { review }),
+      ...(this.caller !== undefined && { caller: this.caller }),
       onEnd: (outcome) => {
         observed.add(outcome.toolCallId);
         this.observe(outcome, turn, guardrails);
@@ -161,8 +180,11 @@ class ToolRun {
     }).then(
       (outcomes) => {
         this.outcomes = outcomes;
-        for (const outcome of outcomes)
-          if (!observed.has(outcome.toolCallId)) this.events.push(observation(outcome, turn));
+        for (const outcome of outcomes) {
+          if (observed.has(outcome.toolCallId) || this.caller?.pauses.has(outcome.toolCallId) === true)
+            continue;
+          this.events.push(observation(outcome, turn));
+        }
         this.events.close();
       },
       (error: unknown) => this.events.fail(error),
@@ -191,6 +213,7 @@ class ToolRun {
    * stopped on tells apart the results it kept (before) from the calls it cut off (after).
    */
   private observe(outcome: ToolOutcome, turn: number, guardrails: ToolGuardrails | undefined): void {
+    if (this.caller?.pauses.has(outcome.toolCallId) === true) return; // no result yet: the turn pauses
     const stop = this.stopped === undefined ? this.blocks?.get(outcome.toolCallId) : undefined;
     if (stop === undefined || guardrails === undefined) {
       if (this.stopped === undefined) this.kept?.add(outcome.toolCallId);
@@ -214,7 +237,10 @@ class ToolRun {
  * `action` event for every call, then an `observation` as each finishes; the tool messages in call order.
  */
 export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentEvent, ToolStepResult> {
-  const { calls, registry, turn, decisions } = options;
+  const { registry, turn, decisions } = options;
+  // A turn resumed after a pause inside a sub-agent: the calls that had finished keep their results.
+  const prior = priorResults(options.resumed);
+  const calls = prior === undefined ? options.calls : options.calls.filter((call) => !prior.has(call.id));
   const gated = new Set<string>();
   for (const call of calls) {
     // Most tools never need approval: decide those synchronously (no promise per call on the hot path).
@@ -264,9 +290,45 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
       yield observation(outcome, turn);
     }
   }
+  const all = options.calls;
   const stopped = run?.stopped;
-  if (stopped === undefined) return { kind: "done", messages: inCallOrder({ calls, outcomes }) };
-  return { kind: "blocked", messages: afterBlock({ calls, outcomes, stopped, kept: run?.kept, denied }) };
+  if (stopped !== undefined) {
+    return {
+      kind: "blocked",
+      messages: afterBlock({ calls: all, outcomes, stopped, kept: run?.kept, denied, prior }),
+    };
+  }
+  const pauses = run?.caller?.pauses;
+  if (pauses !== undefined && pauses.size > 0)
+    return yield* pausedInside({ calls: all, outcomes, prior, pauses, turn });
+  return { kind: "done", messages: inCallOrder({ calls: all, outcomes, prior }) };
+}
+
+/** The results a resumed turn kept from before its pause, by call id. */
+function priorResults(resumed: PausedTurn | undefined): Map<string, ToolMessage> | undefined {
+  if (resumed === undefined || resumed.results.length === 0) return undefined;
+  return new Map(resumed.results.map((message) => [message.toolCallId, message]));
+}
+
+/**
+ * A turn whose calls paused inside sub-agents: the turn pauses with their pending calls (an
+ * `approval_requested` event naming them), keeping what it did (the finished calls' results, the paused runs).
+ */
+function* pausedInside(args: {
+  calls: readonly ToolCall[];
+  outcomes: Map<string, ToolOutcome>;
+  prior: ReadonlyMap<string, ToolMessage> | undefined;
+  pauses: StepCaller["pauses"];
+  turn: number;
+}): Generator<AgentEvent, ToolStepResult> {
+  const { calls, pauses, turn } = args;
+  const pending = calls.flatMap((call) => pauses.get(call.id)?.pending ?? []);
+  const outcomes = new Map([...args.outcomes].filter(([id]) => !pauses.has(id)));
+  const results = inCallOrder({ calls, outcomes, prior: args.prior });
+  const agents: PausedTurn["agents"] = {};
+  for (const [id, { run }] of pauses) agents[id] = run;
+  yield createEvent("approval_requested", turn, { calls: pending });
+  return { kind: "paused", pending, pausedTurn: { results, agents } };
 }
 
 /**
@@ -274,14 +336,17 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
  * they were, the blocked one withheld, calls the block cut off cancelled (denied calls keep their answer).
  */
 function afterBlock(args: {
-  calls: ToolCall[];
+  calls: readonly ToolCall[];
   outcomes: ReadonlyMap<string, ToolOutcome>;
   stopped: { stop: GuardrailStop; toolCallId: string };
   kept: ReadonlySet<string> | undefined;
   denied: ReadonlySet<string> | undefined;
+  prior: ReadonlyMap<string, ToolMessage> | undefined;
 }): ToolMessage[] {
   const { calls, outcomes, stopped, kept, denied } = args;
   return calls.map((call): ToolMessage => {
+    const before = args.prior?.get(call.id);
+    if (before !== undefined) return before;
     const outcome = outcomes.get(call.id);
     if (outcome !== undefined && (kept?.has(call.id) === true || denied?.has(call.id) === true))
       return toolMessage(outcome);
@@ -295,12 +360,20 @@ function afterBlock(args: {
 function inCallOrder({
   calls,
   outcomes,
+  prior,
 }: {
-  calls: ToolCall[];
+  calls: readonly ToolCall[];
   outcomes: ReadonlyMap<string, ToolOutcome>;
+  /** Results kept from before a pause (a resumed turn). */
+  prior?: ReadonlyMap<string, ToolMessage> | undefined;
 }): ToolMessage[] {
   const messages: ToolMessage[] = [];
   for (const call of calls) {
+    const before = prior?.get(call.id);
+    if (before !== undefined) {
+      messages.push(before);
+      continue;
+    }
     const outcome = outcomes.get(call.id);
     if (outcome !== undefined) messages.push(toolMessage(outcome));
   }

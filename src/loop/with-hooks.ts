@@ -62,13 +62,15 @@ async function* callHooks(
       const failures: AgentEvent[] = [];
       const { onEvent, onToolStart, onToolEnd } = hooks;
       const push = (failure: AgentEvent | undefined) => failure !== undefined && failures.push(failure);
-      if (event.type === "action" && onToolStart)
+      // A sub-agent's tool calls are its own (its hooks saw them); onEvent sees every event of the stream.
+      const own = event.agent === undefined;
+      if (own && event.type === "action" && onToolStart)
         push(call("onToolStart", () => onToolStart(event), event.turn));
-      if (event.type === "observation" && onToolEnd)
+      if (own && event.type === "observation" && onToolEnd)
         push(call("onToolEnd", () => onToolEnd(event), event.turn));
       if (onEvent) push(call("onEvent", () => onEvent(event), event.turn));
       // Keep loop_end last: report hook failures before it.
-      if (event.type === "loop_end") {
+      if (own && event.type === "loop_end") {
         yield* late.splice(0);
         yield* failures;
         yield event;

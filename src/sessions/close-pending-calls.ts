@@ -3,6 +3,9 @@ import type { Message, ToolMessage } from "../models/message.js";
 /** The run-state key where a session keeps the calls a paused run waits on (the loop writes it). */
 export const PENDING_APPROVALS_KEY = "agentloop:pendingApprovals";
 
+/** The run-state key where a session keeps what a turn paused inside a sub-agent had done (the loop writes it). */
+export const PAUSED_TURN_KEY = "agentloop:pausedTurn";
+
 /** The tool result given to calls left open when the user sends a new message instead of deciding. */
 export const SUPERSEDED_CALL_RESULT =
   "Not executed: the user sent a new message instead of deciding whether to run this call.";
@@ -33,4 +36,11 @@ export function closePendingCalls(history: readonly Message[]): ToolMessage[] {
     });
   }
   return closing;
+}
+
+/** The results a turn paused inside a sub-agent had (the run state's `PAUSED_TURN_KEY` value); [] when none. */
+export function pausedTurnResults(paused: unknown): ToolMessage[] {
+  if (paused === null || typeof paused !== "object") return [];
+  const results = (paused as { results?: unknown }).results;
+  return Array.isArray(results) ? (results as ToolMessage[]) : [];
 }

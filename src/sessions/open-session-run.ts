@@ -13,7 +13,12 @@ import {
 import { canonicalJson } from "../util/canonical-json.js";
 import { followSignal } from "../util/follow-signal.js";
 import { boundStoreCall } from "./bound-store-call.js";
-import { closePendingCalls, PENDING_APPROVALS_KEY } from "./close-pending-calls.js";
+import {
+  closePendingCalls,
+  PAUSED_TURN_KEY,
+  PENDING_APPROVALS_KEY,
+  pausedTurnResults,
+} from "./close-pending-calls.js";
 import type { RunPersistence } from "./run-persistence.js";
 import { RunState } from "./run-state.js";
 
@@ -164,13 +169,16 @@ export async function openSessionRun(options: OpenSessionRunOptions): Promise<Se
   let expectedTail: { runId: string; messages: readonly Message[] } | undefined;
   /** A new message on a paused session: the pending calls are answered as not executed, the pause ends. */
   const startNewRun = async (): Promise<Message[]> => {
-    const closing = closePendingCalls(history);
+    // Calls that finished before a pause inside a sub-agent keep their results; the others are closed.
+    const finished = pausedTurnResults(state.get(PAUSED_TURN_KEY));
+    const closing = [...finished, ...closePendingCalls([...history, ...finished])];
     if (closing.length > 0) {
       await append(closing, randomUUID());
       history = [...history, ...closing];
     }
-    if (state.get(PENDING_APPROVALS_KEY) !== undefined) {
+    if (state.get(PENDING_APPROVALS_KEY) !== undefined || state.get(PAUSED_TURN_KEY) !== undefined) {
       state.delete(PENDING_APPROVALS_KEY);
+      state.delete(PAUSED_TURN_KEY);
       const saved = state.toJSON();
       await bounded("saveState", () => store.saveState(sessionId, redactState(saved)));
       state.markSaved();

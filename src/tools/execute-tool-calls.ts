@@ -50,6 +50,8 @@ export interface ExecuteToolCallsOptions {
    * `parallel: false`, the next call starts only once the review has passed), but its timeout has stopped.
    */
   review?: (outcome: ToolOutcome) => Promise<{ stop: unknown } | undefined>;
+  /** Internal: what the calling run offers sub-agent tools (`agent.asTool`), on each call's context. */
+  caller?: unknown;
   /** Observer: a call is starting. A throw is caught and ignored. */
   onStart?: (call: ToolCall) => void;
   /** Observer: a call has its outcome (also aborted ones). A throw is caught and ignored. */
@@ -112,5 +114,6 @@ export function executeToolCalls(options: ExecuteToolCallsOptions): Promise<Tool
     onEnd: options.onEnd,
     approved: options.approved,
     review: options.review,
+    caller: options.caller,
   }).run();
 }

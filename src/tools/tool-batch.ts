@@ -6,6 +6,7 @@ import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
 import type { MessageContent } from "../models/content-part.js";
 import type { ToolCall } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
+import { CALLER_RUN } from "./caller-run-key.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
 import type { ToolArgumentsResult } from "./resolve-tool-parameters.js";
 import type { Tool, ToolContext } from "./tool.js";
@@ -35,6 +36,8 @@ export interface ToolBatchConfig {
   approved: ReadonlySet<string> | undefined;
   /** Reviews each outcome before it counts; `{ stop }` (or a rejection) stops the batch (see `executeToolCalls`). */
   review?: ((outcome: ToolOutcome) => Promise<{ stop: unknown } | undefined>) | undefined;
+  /** What the calling run offers sub-agent tools, set on each call's context (see `CALLER_RUN`). */
+  caller?: unknown;
 }
 
 type Failure = { type: string; message: string };
@@ -110,6 +113,7 @@ function contextOf(run: CallRun, config: ToolBatchConfig): ToolContext {
   };
   if (config.sessionId !== undefined) ctx.sessionId = config.sessionId;
   if (config.state !== undefined) ctx.state = config.state;
+  if (config.caller !== undefined) ctx[CALLER_RUN] = config.caller;
   return ctx;
 }
 

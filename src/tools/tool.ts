@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { JsonSchema, ModelToolSpec } from "../models/model.js";
 import type { RunState } from "../sessions/run-state.js";
+import type { CALLER_RUN } from "./caller-run-key.js";
 import { resolveToolParameters, type ToolArgumentsResult } from "./resolve-tool-parameters.js";
 import type { InferSchemaOutput, StandardSchemaV1 } from "./standard-schema.js";
 
@@ -18,6 +19,8 @@ export interface ToolContext {
   sessionId?: string;
   /** The run's key-value state (persisted with the session, when there is one). */
   state?: RunState;
+  /** Internal: what the calling run offers a sub-agent tool (`agent.asTool`). Not for user tools. */
+  [CALLER_RUN]?: unknown;
 }
 
 /**

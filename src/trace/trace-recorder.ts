@@ -123,7 +123,8 @@ export class TraceRecorder {
   /** Records an event of the run; an `observation` also gets a `tool_result` record right after it. */
   recordEvent(event: AgentEvent): void {
     this.appendCopy("event", event);
-    if (event.type === "observation") {
+    // A sub-agent's results are its own: the run's replay answers the sub-agent's call with its result.
+    if (event.type === "observation" && event.agent === undefined) {
       const { toolCallId, toolName, ok, result, error } = event.data;
       const failure = ok ? undefined : toolFailureOf({ tool: toolName, result, error });
       // The event has the result as text; a result with content parts is recorded as its parts.

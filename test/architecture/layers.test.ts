@@ -51,6 +51,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     ...["durable", "stores", "run-log", "trace"],
   ],
   reflection: ["errors", "util", "models", "loop", "(root)"],
+  // Agents working together: a sub-agent is a tool whose run nests in its caller's (loop, cost, run log).
+  agents: ["errors", "util", "models", "tools", "loop", "cost", "durable"],
   render: ["errors", "util", "models", "loop", "stores"],
   testing: ["errors", "util", "models", "http", "context"],
   "(root)": [
@@ -58,6 +60,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     ...["profiles", "memory", "loop", "trace", "durable", "planner", "reflection", "render", "builtin-tools"],
     "output",
     "guardrails",
+    "agents",
   ],
   "integrations/redis": ["errors", "util", "models", "stores", "durable"],
   "integrations/postgres": ["errors", "util", "models", "stores", "durable"],
