@@ -26,7 +26,13 @@ import {
   openQueueClient,
   type QueueClient,
 } from "./queue-connection.js";
+import {
+  DEFAULT_MAX_MESSAGE_CHARS,
+  DEFAULT_MAX_PENDING_MESSAGES,
+  DEFAULT_MESSAGE_TTL_SECONDS,
+} from "./queued-steering.js";
 import { type RunEventEntry, type RunJobStatus, readRunEvents } from "./read-run-events.js";
+import { type QueueSendResult, sendSteeringMessage } from "./send-steering-message.js";
 
 /** Options of {@link createAgentQueue}. */
 export interface AgentQueueOptions {
@@ -47,6 +53,15 @@ export interface AgentQueueOptions {
    * workers' default (a `RedisJournal` on the same Redis under `<prefix>:<name>:durable:`).
    */
   journal?: RunJournal;
+  /** The longest message `send` takes, in characters. Default 32 000. */
+  maxMessageChars?: number;
+  /** How many messages of one run may wait for its next turn (`send` refuses more). Default 100. */
+  maxPendingMessages?: number;
+  /**
+   * How long a run's waiting messages are kept after the last `send` while no worker runs it (a running run's
+   * worker keeps them). Default 604 800 s (seven days).
+   */
+  messageTtlSeconds?: number;
 }
 
 /** What {@link AgentQueue.enqueue} queues. */
@@ -113,6 +128,20 @@ export interface AgentQueue {
    * paused fails that job (`RunFailedError` from `result`).
    */
   resume(runId: string, decisions: QueueResumeOptions): Promise<string>;
+  /**
+   * Sends a user message to a queued or running run from any process (steering, like `stream.send`): it waits
+   * in Redis for the run's worker, which adds it at the run's next turn boundary (a run not started yet: right
+   * after its input), journaled first, so exactly once even when the run resumes elsewhere; a `user_message`
+   * event shows it in `events`. Resolves `{ queued: true, seq }`, or `{ queued: false, reason }` (`"finished"`,
+   * `"paused"` for approval, `"unknown_run"`) storing nothing. One that reaches the run after its last turn is
+   * reported in the stream by a non-fatal `MessageNotDelivered` error event. Throws `InvalidArgumentError` for
+   * an empty message, one over `maxMessageChars`, or past `maxPendingMessages` waiting. See docs/deployment.md.
+   *
+   * @example
+   * const sent = await queue.send(runId, "Only flights before noon.");
+   * if (!sent.queued) res.status(409).json({ error: sent.reason });
+   */
+  send(runId: string, message: string): Promise<QueueSendResult>;
   /** Closes the queue's connections and ends open `events` iterations (runs go on in the workers). */
   close(): Promise<void>;
 }
@@ -147,6 +176,9 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
   checkPositive("attempts", options.attempts, true);
   checkPositive("keepCompletedSeconds", options.keepCompletedSeconds, false);
   checkPositive("keepFailedSeconds", options.keepFailedSeconds, false);
+  checkPositive("maxMessageChars", options.maxMessageChars, true);
+  checkPositive("maxPendingMessages", options.maxPendingMessages, true);
+  checkPositive("messageTtlSeconds", options.messageTtlSeconds, false);
   const keyspace = {
     prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
     name: options.name ?? DEFAULT_QUEUE_NAME,
@@ -311,6 +343,22 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
         if (timeoutMs !== undefined && closing === undefined) throw new RunTimeoutError({ runId, timeoutMs });
         throw error;
       }
+    },
+
+    async send(runId, message) {
+      checkOpen();
+      checkRunId(runId);
+      return sendSteeringMessage({
+        client: ownClient(),
+        keyspace,
+        jobKey: queue.toKey(runId),
+        runId,
+        message,
+        journal,
+        maxMessageChars: options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+        maxPendingMessages: options.maxPendingMessages ?? DEFAULT_MAX_PENDING_MESSAGES,
+        ttlSeconds: options.messageTtlSeconds ?? DEFAULT_MESSAGE_TTL_SECONDS,
+      });
     },
 
     events(runId, events = {}) {

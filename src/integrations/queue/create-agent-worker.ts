@@ -60,6 +60,11 @@ export interface AgentWorkerOptions {
   eventsMaxLen?: number;
   /** A run's event stream expires this long after its last event. Default 86 400 s. */
   eventsTtlSeconds?: number;
+  /**
+   * How often a running run's worker reads the messages sent to it (`queue.send`) from Redis. A message is
+   * added at the run's next turn boundary after it is read. Default 250.
+   */
+  steeringPollMs?: number;
 }
 
 /** A running worker (see {@link createAgentWorker}). */
@@ -90,7 +95,8 @@ function checkPositive(argument: string, value: number | undefined, integer = tr
  * job), so a job picked up again after its worker died (BullMQ's stalled-job check) resumes from its journal;
  * events go to the run's Redis Stream for `queue.events(runId)`; the summary is the job's return value for
  * `queue.result(runId)`. The runs of one session start in the order they were enqueued, under the store's
- * session lock; a run that must wait waits in the delayed set and never fails for it.
+ * session lock; a run that must wait waits in the delayed set and never fails for it. Messages sent to a run
+ * (`queue.send`) are read every `steeringPollMs` and added between its turns, each exactly once.
  *
  * @example
  * const worker = createAgentWorker({
@@ -123,6 +129,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   checkPositive("sessionRetryDelayMs", options.sessionRetryDelayMs);
   checkPositive("eventsMaxLen", options.eventsMaxLen);
   checkPositive("eventsTtlSeconds", options.eventsTtlSeconds);
+  checkPositive("steeringPollMs", options.steeringPollMs);
   if (
     options.maxStalledCount !== undefined &&
     !(Number.isInteger(options.maxStalledCount) && options.maxStalledCount >= 0)
@@ -174,6 +181,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     sessionRetryDelayMs: options.sessionRetryDelayMs ?? 500,
     eventsMaxLen: options.eventsMaxLen ?? 10_000,
     eventsTtlSeconds: options.eventsTtlSeconds ?? 86_400,
+    steeringPollMs: options.steeringPollMs ?? 250,
   });
   const worker = new Worker<AgentJobData, RunSummary>(keyspace.name, processor, {
     connection: bullConnection(options.connection),

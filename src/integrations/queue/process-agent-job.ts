@@ -8,12 +8,15 @@ import { SessionBusyError } from "../../errors/session-busy-error.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import type { AgentResult } from "../../loop/agent-result.js";
 import { createEvent, describeError } from "../../loop/create-event.js";
+import type { SteeringInbox } from "../../loop/steering-inbox.js";
 import type { MessageRedactor } from "../../sessions/open-session-run.js";
 import type { SessionStore } from "../../stores/session-store.js";
 import { type AgentJobData, type QueueKeyspace, runEventsKey } from "./agent-job.js";
 import { DurableRunBusyError, type RunJournal, type RunSummary, toRunSummary } from "./durable-api.js";
+import { closeQueuedSteering } from "./queued-steering.js";
 import { RunEventWriter } from "./run-event-writer.js";
 import type { SessionOrder } from "./session-order.js";
+import { SteeringDrain } from "./steering-drain.js";
 import { withEventSink } from "./with-event-sink.js";
 
 /** Options of {@link createJobProcessor}. */
@@ -34,6 +37,8 @@ export interface JobProcessorOptions {
   sessionRetryDelayMs: number;
   eventsMaxLen: number;
   eventsTtlSeconds: number;
+  /** How often a running run's messages (`queue.send`) are read from Redis. */
+  steeringPollMs: number;
 }
 
 /** A BullMQ processor: `(job, token, signal) => summary`. */
@@ -70,7 +75,10 @@ function isBusy(error: unknown): boolean {
  * replayed ones (`replayed: true`: the attempt that produced them wrote them). A run that ends with an error
  * fails the attempt so that BullMQ retries it, except on the last attempt, which completes the job with that
  * summary; a run paused for approval completes its job (stop reason `awaiting_approval`). A job that fails for
- * good ends its stream with `error` and `loop_end` events so readers stop waiting.
+ * good ends its stream with `error` and `loop_end` events so readers stop waiting. A run's job (not a resume
+ * job) takes the messages sent to it (`queue.send`) through a {@link SteeringDrain}; a job that ends the run or
+ * pauses it closes them, and reports those that came too late with a non-fatal `MessageNotDelivered` error
+ * event before its `loop_end`.
  */
 export function createJobProcessor(options: JobProcessorOptions): AgentJobProcessor {
   const { agents, client, keyspace, order } = options;
@@ -93,6 +101,19 @@ export function createJobProcessor(options: JobProcessorOptions): AgentJobProces
       maxLen: options.eventsMaxLen,
       ttlSeconds: options.eventsTtlSeconds,
     });
+    /** The run takes no more messages; those that came after its last turn boundary are reported. */
+    const closeSteering = async (reason: "finished" | "paused", turn: number) => {
+      const ttlSeconds = options.eventsTtlSeconds;
+      const late = await closeQueuedSteering({
+        client,
+        keyspace,
+        runId,
+        journal: options.journal,
+        reason,
+        ttlSeconds,
+      });
+      if (late > 0) writer.append(lateMessagesEvent({ runId, late, reason, turn }));
+    };
     try {
       const factory = Object.hasOwn(agents, job.data.agent) ? agents[job.data.agent] : undefined;
       if (factory === undefined) {
@@ -109,7 +130,24 @@ export function createJobProcessor(options: JobProcessorOptions): AgentJobProces
           if (event.replayed !== true) writer.append(event);
         },
       });
-      const summary = toRunSummary({ runId, result: await runJob({ agent, job: job.data, signal }) });
+      const drain =
+        job.data.resume === undefined
+          ? new SteeringDrain({
+              client,
+              keyspace,
+              runId,
+              journal: options.journal,
+              pollMs: options.steeringPollMs,
+            })
+          : undefined;
+      let result: AgentResult;
+      try {
+        await drain?.start();
+        result = await runJob({ agent, job: job.data, signal, steering: drain?.inbox });
+      } finally {
+        await drain?.stop();
+      }
+      const summary = toRunSummary({ runId, result });
       // Aborted through the job's signal (its lock was lost to another worker, or it was cancelled): the run is
       // not finished and this attempt must not end its stream.
       if (signal?.aborted)
@@ -117,6 +155,7 @@ export function createJobProcessor(options: JobProcessorOptions): AgentJobProces
       if (summary.error !== undefined && !lastAttempt(job))
         throw new RunAttemptError({ runId, error: summary.error });
       const { stopReason, text, turns } = summary;
+      await closeSteering(stopReason === "awaiting_approval" ? "paused" : "finished", turns);
       await writer.finish({ end: writer.holdsEnd || [createEvent("loop_end", turns, { stopReason, text })] });
       await leave();
       return summary;
@@ -131,6 +170,7 @@ export function createJobProcessor(options: JobProcessorOptions): AgentJobProces
         : caught;
       // A lost lock (aborted signal): the job goes on elsewhere, so its stream must not end here.
       const final = !signal?.aborted && (error instanceof UnrecoverableError || lastAttempt(job));
+      if (final) await closeSteering("finished", 0).catch(() => undefined);
       await writer.finish({ end: final ? failureEvents(error) : false }).catch(() => undefined);
       if (final) await leave().catch(() => undefined);
       throw error;
@@ -143,6 +183,8 @@ function runJob(args: {
   agent: Agent;
   job: AgentJobData;
   signal: AbortSignal | undefined;
+  /** The messages sent to the run (`queue.send`); resume jobs take none (`agent.resume` has no inbox). */
+  steering: SteeringInbox | undefined;
 }): Promise<AgentResult> {
   const { agent, job, signal } = args;
   const withSignal = signal === undefined ? {} : { signal };
@@ -156,7 +198,25 @@ function runJob(args: {
     });
   }
   const sessioned = job.sessionId === undefined ? {} : { sessionId: job.sessionId };
-  return agent.run(job.input, { runId: job.runId, ...sessioned, ...withSignal });
+  const steering = args.steering === undefined ? {} : { steering: args.steering };
+  return agent.run(job.input, { runId: job.runId, ...sessioned, ...withSignal, ...steering });
+}
+
+/** The non-fatal `error` event telling readers that `late` messages sent to the run were never added. */
+function lateMessagesEvent(args: {
+  runId: string;
+  late: number;
+  reason: "finished" | "paused";
+  turn: number;
+}) {
+  const { runId, late, reason, turn } = args;
+  const what = late === 1 ? "1 message" : `${late} messages`;
+  const ended = reason === "paused" ? "paused for approval" : "ended";
+  return createEvent("error", turn, {
+    name: "MessageNotDelivered",
+    message: `${what} sent to run "${runId}" arrived after its last turn and ${late === 1 ? "was" : "were"} not added: the run ${ended} first`,
+    fatal: false,
+  });
 }
 
 /** The end of a failed job's stream: a fatal `error` event and `loop_end` with stop reason `error`. */
