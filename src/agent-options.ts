@@ -1,3 +1,4 @@
+import type { Handoff, HandoffTarget } from "./agents/handoff.js";
 import type { Budget } from "./cost/budget.js";
 import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
 import type { RunJournal } from "./durable/run-journal.js";
@@ -39,6 +40,13 @@ export interface AgentOptions<TOutput = unknown> extends AgentHooks {
   model: Model | string | readonly [Model | string, ...(Model | string)[]];
   /** The tools the model may call (or a registry). */
   tools?: readonly Tool[] | ToolRegistry;
+  /**
+   * Agents this one may hand the conversation to (each an `Agent` with a `name`, or a {@link handoff} with a
+   * tool name or input filter), or a function returning them (called at the first run: agents that hand back to
+   * each other). The model gets a `transfer_to_<name>` tool per handoff; from the call after it, the target
+   * answers on the same history, in the same run. `result.agent` names who answered. See docs/multi-agent.md.
+   */
+  handoffs?: HandoffsOption;
   /**
    * A typed final answer: a zod 4 schema (any Standard Schema with JSON Schema), or a JSON Schema object, of
    * an object. The loop runs tools as usual; the final answer is validated into `result.output` (typed from a
@@ -123,6 +131,11 @@ export interface AgentOptions<TOutput = unknown> extends AgentHooks {
    */
   guardrails?: GuardrailsOptions;
 }
+
+/** The `handoffs` of an agent: agents (with a `name`) or handoffs, or a function returning them. */
+export type HandoffsOption =
+  | readonly (HandoffTarget | Handoff)[]
+  | (() => readonly (HandoffTarget | Handoff)[]);
 
 /** Per-run options. */
 export interface RunOptions {

@@ -1,4 +1,5 @@
 import type { AgentOptions, RunOptions } from "./agent-options.js";
+import type { HandoffRouting } from "./agents/handoff-routing.js";
 import { runStopConditions } from "./check-run-control.js";
 import type { BudgetCharges } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
@@ -17,6 +18,7 @@ import {
 } from "./loop/agent-loop.js";
 import type { ResolvedContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
+import type { PrepareStep } from "./loop/policies/prepare-step.js";
 import { inboxFeed } from "./loop/policies/steering.js";
 import { StepModel } from "./loop/policies/step-model.js";
 import type { PausedTurn } from "./loop/policies/sub-agents.js";
@@ -92,15 +94,35 @@ type Overrides = Pick<DurableAttempt, "model" | "approvals" | "budget" | "signal
 export class AgentRunner {
   /** Models named by `prepareStep` overrides, resolved once per agent. */
   private readonly stepModels = new Map<string, Model>();
+  /** The agent's handoffs, resolved at its first run (agents with `handoffs`). */
+  private handoffs: HandoffRouting | undefined;
+  /** The agent's own `prepareStep` under the handoff routing, made once. */
+  private routedHook: PrepareStep | undefined;
 
   constructor(private readonly agent: AgentRunnerOptions) {}
 
+  /** The tools runs are given: the agent's, or with handoffs those of every agent reachable by handoff. */
+  get tools(): ToolRegistry {
+    return this.agent.tools;
+  }
+
+  /** Routes the agent's runs by its handoffs from now on (runs get every reachable agent's tools). */
+  useHandoffs(routing: HandoffRouting): void {
+    this.handoffs = routing;
+    this.agent.tools = new ToolRegistry({ tools: routing.tools });
+  }
+
   /** The events of one `run` / `stream` / `resume` call, with the agent's hooks. */
   events(call: RunRequest): AsyncGenerator<AgentEvent, unknown> {
+    const events = this.hooked(call);
+    return this.handoffs === undefined ? events : this.handoffs.named(events);
+  }
+
+  private hooked(call: RunRequest): AsyncGenerator<AgentEvent, unknown> {
     const { fallbackModels, model: primary } = this.agent;
     const fallback =
       fallbackModels.length === 0 ? undefined : new FallbackModel([primary, ...fallbackModels]);
-    const stepping = (call.options.prepareStep ?? this.agent.options.prepareStep) !== undefined;
+    const stepping = this.stepHook(call.options) !== undefined;
     const request =
       fallback === undefined && !stepping
         ? call
@@ -366,7 +388,7 @@ export class AgentRunner {
     /** A durable attempt's: its steering feed is journaled. */
     overrides: Overrides | undefined;
   }): Pick<AgentLoopConfig, "prepareStep" | "stopWhen" | "toolChoice" | "steering"> {
-    const hook = options.prepareStep ?? this.agent.options.prepareStep;
+    const hook = this.stepHook(options);
     return {
       prepareStep:
         hook === undefined || stepModel === undefined
@@ -381,6 +403,15 @@ export class AgentRunner {
             ? undefined
             : inboxFeed(options.steering),
     };
+  }
+
+  /** The run's `prepareStep`: its own or the agent's, under the handoff routing when there are handoffs. */
+  private stepHook(options: RunOptions): PrepareStep | undefined {
+    const { handoffs } = this;
+    if (handoffs === undefined) return options.prepareStep ?? this.agent.options.prepareStep;
+    if (options.prepareStep !== undefined) return handoffs.prepareStep(options.prepareStep);
+    this.routedHook ??= handoffs.prepareStep(this.agent.options.prepareStep);
+    return this.routedHook;
   }
 
   /** A model string of a `prepareStep` override, resolved once per agent. */

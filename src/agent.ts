@@ -6,6 +6,8 @@ export type { AgentOptions, PausedRun, ResumeOptions, RunOptions } from "./agent
 import { AgentRunner } from "./agent-runner.js";
 import { type AgentStream, createAgentStream } from "./agent-stream.js";
 import { type AgentToolOptions, agentTool } from "./agents/agent-tool.js";
+import { type Handoff, handoff, isHandoff } from "./agents/handoff.js";
+import { HandoffRouting } from "./agents/handoff-routing.js";
 import { RUN_SUB_AGENT, type SubAgentRun } from "./agents/sub-agent-run.js";
 import { checkAgentOptions } from "./check-agent-options.js";
 import { checkRunCall, pausedRunOf } from "./check-run-call.js";
@@ -48,6 +50,8 @@ export class Agent<TOutput = unknown> {
   private readonly runner: AgentRunner;
   /** The typed answer's tool, for a model without native structured output (a valid `toolChoice` name). */
   private readonly outputTool: string | undefined;
+  private resolvedHandoffs: readonly Handoff[] | undefined;
+  private routed = false;
   /** The options this agent was built with (read-only; use `with()` to derive an agent with others). */
   readonly options: Readonly<AgentOptions<TOutput>>;
 
@@ -238,6 +242,7 @@ export class Agent<TOutput = unknown> {
       const { pricing, pricingFallback: fallback } = this.options;
       checkCapPricing({ modelId: this.model.modelId, pricing, fallback, cap: "budget" });
     }
+    this.routeHandoffs();
     return this.runner.events({
       input: checkRunCall({ input, options, agent: this.options, modelId: this.model.modelId, resume }),
       options,
@@ -249,6 +254,24 @@ export class Agent<TOutput = unknown> {
       pausedTurn: paused?.pausedTurn,
       budget,
     });
+  }
+
+  /** The agents this one may hand the conversation to (its `handoffs` option, resolved on first read). */
+  get handoffs(): readonly Handoff[] {
+    this.resolvedHandoffs ??= resolveHandoffs(this.options.handoffs);
+    return this.resolvedHandoffs;
+  }
+
+  /** At the first run of an agent with handoffs: its runs are routed by them from now on. */
+  private routeHandoffs(): void {
+    if (this.options.handoffs === undefined || this.routed) return;
+    const routing = new HandoffRouting({
+      name: this.options.name ?? "agent",
+      tools: this.tools.list(),
+      handoffs: this.handoffs,
+    });
+    this.runner.useHandoffs(routing);
+    this.routed = true;
   }
 
   private events(
@@ -266,7 +289,8 @@ export class Agent<TOutput = unknown> {
       modelId: this.model.modelId,
       resume,
     });
-    checkRunControl({ options, tools: this.tools, outputTool: this.outputTool });
+    this.routeHandoffs();
+    checkRunControl({ options, tools: this.runner.tools, outputTool: this.outputTool });
     return this.runner.events({ input: content, options, stream, resume, decidedBy, pausedTurn });
   }
 }
@@ -279,4 +303,17 @@ function resolveModels(model: AgentOptions["model"]): [Model, ...Model[]] {
     throw new InvalidArgumentError({ argument: "model", message: "an empty list: give at least one model" });
   }
   return [resolveModel(first), ...rest.map((m) => resolveModel(m))];
+}
+
+/** The `handoffs` option as handoffs: agents become `handoff(agent)`; a function is called now. */
+function resolveHandoffs(option: AgentOptions["handoffs"]): readonly Handoff[] {
+  if (option === undefined) return [];
+  const list: unknown = typeof option === "function" ? option() : option;
+  if (!Array.isArray(list)) {
+    throw new InvalidArgumentError({
+      argument: "handoffs",
+      message: "expected a list of agents or handoffs (or a function returning one)",
+    });
+  }
+  return Object.freeze(list.map((item: unknown) => (isHandoff(item) ? item : handoff(item as Agent))));
 }

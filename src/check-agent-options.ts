@@ -21,6 +21,7 @@ const AGENT_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 const AGENT_KEYS = optionKeys<AgentOptions>({
   name: true,
+  handoffs: true,
   model: true,
   tools: true,
   output: true,

@@ -114,6 +114,8 @@ export interface AgentLoopOutcome {
   error?: Error;
   /** The typed final answer (agents with an `output` schema), when a valid one was given. */
   output?: unknown;
+  /** The agent that answered, for an agent with handoffs (added by the Agent's handoff routing). */
+  agent?: string;
 }
 
 /**

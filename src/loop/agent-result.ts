@@ -56,6 +56,11 @@ export interface AgentResult<TOutput = unknown> {
    */
   error?: Error;
   /**
+   * For an agent with handoffs (`Agent({ handoffs })`): the name of the agent that answered (the last one the
+   * conversation was handed to, or the agent itself).
+   */
+  agent?: string;
+  /**
    * The typed final answer, validated against the agent's `output` schema (zod: parsed, with its defaults and
    * transforms). `undefined` without a schema, or when the run ended without a valid answer (see `error`).
    */
@@ -117,6 +122,7 @@ export class AgentResultBuilder {
     if (outcome.pausedTurn !== undefined) result.pausedTurn = outcome.pausedTurn;
     if (outcome.trace !== undefined) result.trace = outcome.trace;
     if (outcome.output !== undefined) result.output = outcome.output;
+    if (outcome.agent !== undefined) result.agent = outcome.agent;
     return result;
   }
 }

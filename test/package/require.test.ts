@@ -55,6 +55,7 @@ describe("the built package from a consumer project", () => {
       "agentloop/durable",
       "agentloop/planner",
       "agentloop/render",
+      "agentloop/agents",
       "agentloop/guardrails",
       "agentloop/control",
     ]);
