@@ -1,4 +1,4 @@
-import type { Handoff, HandoffTarget } from "./agents/handoff.js";
+import type { HandoffsOption } from "./agents/handoff.js";
 import type { Budget } from "./cost/budget.js";
 import type { ModelPrice, PricingTable } from "./cost/model-pricing.js";
 import type { RunJournal } from "./durable/run-journal.js";
@@ -132,11 +132,6 @@ export interface AgentOptions<TOutput = unknown> extends AgentHooks {
   guardrails?: GuardrailsOptions;
 }
 
-/** The `handoffs` of an agent: agents (with a `name`) or handoffs, or a function returning them. */
-export type HandoffsOption =
-  | readonly (HandoffTarget | Handoff)[]
-  | (() => readonly (HandoffTarget | Handoff)[]);
-
 /** Per-run options. */
 export interface RunOptions {
   /** A previous run's `messages`, to continue the conversation. */
@@ -192,4 +187,6 @@ export interface ResumeOptions {
   /** Who decided (kept in a durable run's log with the decision, e.g. a user id). */
   decidedBy?: string;
   signal?: AbortSignal;
+  /** An inbox for messages to the resumed run, added between turns (docs/loop.md, "Steering"). */
+  steering?: SteeringInbox;
 }

@@ -1,12 +1,12 @@
 import type { AgentOptions, RunOptions } from "./agent-options.js";
+import { AgentStepControl } from "./agent-step-control.js";
 import type { HandoffRouting } from "./agents/handoff-routing.js";
-import { runStopConditions } from "./check-run-control.js";
 import type { BudgetCharges } from "./cost/budget.js";
 import { CostMeter } from "./cost/cost-meter.js";
 import { type DurableAttempt, durableEvents } from "./durable/durable-events.js";
 import type { RunJournal } from "./durable/run-journal.js";
+import { checkedSession, checkStillPaused } from "./durable-session-checks.js";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.js";
-import { SessionConflictError } from "./errors/session-conflict-error.js";
 import type { RetryPolicy } from "./http/retry-policy.js";
 import type { AgentEvent } from "./loop/agent-event.js";
 import type { AgentLimits, LimitPrompts } from "./loop/agent-limits.js";
@@ -18,8 +18,6 @@ import {
 } from "./loop/agent-loop.js";
 import type { ResolvedContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
-import type { PrepareStep } from "./loop/policies/prepare-step.js";
-import { inboxFeed } from "./loop/policies/steering.js";
 import { StepModel } from "./loop/policies/step-model.js";
 import type { PausedTurn } from "./loop/policies/sub-agents.js";
 import { toolSubset } from "./loop/policies/tool-subset.js";
@@ -29,7 +27,6 @@ import { contentText, isEmptyInput, type MessageContent } from "./models/content
 import { FallbackModel } from "./models/fallback-model.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
-import { resolveModel } from "./providers/resolve-model.js";
 import { type MessageRedactor, openSessionRun, type SessionRun } from "./sessions/open-session-run.js";
 import { RunState } from "./sessions/run-state.js";
 import type { SessionStore } from "./stores/session-store.js";
@@ -92,14 +89,12 @@ type Overrides = Pick<DurableAttempt, "model" | "approvals" | "budget" | "signal
  * run log (durable runs: `durableEvents`), then the trace recorder, then the loop. Internal to `Agent`.
  */
 export class AgentRunner {
-  /** Models named by `prepareStep` overrides, resolved once per agent. */
-  private readonly stepModels = new Map<string, Model>();
-  /** The agent's handoffs, resolved at its first run (agents with `handoffs`). */
-  private handoffs: HandoffRouting | undefined;
-  /** The agent's own `prepareStep` under the handoff routing, made once. */
-  private routedHook: PrepareStep | undefined;
+  /** prepareStep (under the handoff routing), stopWhen, toolChoice and steering of each run. */
+  private readonly control: AgentStepControl;
 
-  constructor(private readonly agent: AgentRunnerOptions) {}
+  constructor(private readonly agent: AgentRunnerOptions) {
+    this.control = new AgentStepControl(agent.options);
+  }
 
   /** The tools runs are given: the agent's, or with handoffs those of every agent reachable by handoff. */
   get tools(): ToolRegistry {
@@ -108,21 +103,22 @@ export class AgentRunner {
 
   /** Routes the agent's runs by its handoffs from now on (runs get every reachable agent's tools). */
   useHandoffs(routing: HandoffRouting): void {
-    this.handoffs = routing;
+    this.control.handoffs = routing;
     this.agent.tools = new ToolRegistry({ tools: routing.tools });
   }
 
   /** The events of one `run` / `stream` / `resume` call, with the agent's hooks. */
   events(call: RunRequest): AsyncGenerator<AgentEvent, unknown> {
     const events = this.hooked(call);
-    return this.handoffs === undefined ? events : this.handoffs.named(events);
+    const { handoffs } = this.control;
+    return handoffs === undefined ? events : handoffs.named(events);
   }
 
   private hooked(call: RunRequest): AsyncGenerator<AgentEvent, unknown> {
     const { fallbackModels, model: primary } = this.agent;
     const fallback =
       fallbackModels.length === 0 ? undefined : new FallbackModel([primary, ...fallbackModels]);
-    const stepping = this.stepHook(call.options) !== undefined;
+    const stepping = this.control.hook(call.options) !== undefined;
     const request =
       fallback === undefined && !stepping
         ? call
@@ -337,7 +333,12 @@ export class AgentRunner {
     const o = this.agent.options;
     const { overrides, options } = args;
     const tools = overrides?.tools ?? this.agent.tools;
-    const control = this.stepControl({ options, stepModel: args.stepModel, overrides });
+    const control = this.control.forRun({
+      options,
+      stepModel: args.stepModel,
+      steering: overrides?.steering,
+      durable: overrides !== undefined,
+    });
     // Listed key by key (no spread): the config keeps one fast shape whatever the run's options.
     return {
       model: args.model ?? this.agent.model,
@@ -376,75 +377,4 @@ export class AgentRunner {
       pausedTurn: args.pausedTurn,
     };
   }
-
-  /** The step-control part of a run's loop config: prepareStep, stopWhen, toolChoice, steering. */
-  private stepControl({
-    options,
-    stepModel,
-    overrides,
-  }: {
-    options: RunOptions;
-    stepModel: StepModel | undefined;
-    /** A durable attempt's: its steering feed is journaled. */
-    overrides: Overrides | undefined;
-  }): Pick<AgentLoopConfig, "prepareStep" | "stopWhen" | "toolChoice" | "steering"> {
-    const hook = this.stepHook(options);
-    return {
-      prepareStep:
-        hook === undefined || stepModel === undefined
-          ? undefined
-          : { hook, model: stepModel, resolveModel: (name) => this.stepModel(name) },
-      stopWhen: runStopConditions(options, this.agent.options),
-      toolChoice: options.toolChoice,
-      steering:
-        overrides !== undefined
-          ? overrides.steering
-          : options.steering === undefined
-            ? undefined
-            : inboxFeed(options.steering),
-    };
-  }
-
-  /** The run's `prepareStep`: its own or the agent's, under the handoff routing when there are handoffs. */
-  private stepHook(options: RunOptions): PrepareStep | undefined {
-    const { handoffs } = this;
-    if (handoffs === undefined) return options.prepareStep ?? this.agent.options.prepareStep;
-    if (options.prepareStep !== undefined) return handoffs.prepareStep(options.prepareStep);
-    this.routedHook ??= handoffs.prepareStep(this.agent.options.prepareStep);
-    return this.routedHook;
-  }
-
-  /** A model string of a `prepareStep` override, resolved once per agent. */
-  private stepModel(name: string): Model {
-    let model = this.stepModels.get(name);
-    if (model === undefined) {
-      model = resolveModel(name);
-      this.stepModels.set(name, model);
-    }
-    return model;
-  }
-}
-
-/** A resumed durable run's loop, then the check that the session held nothing it did not rebuild. */
-async function* checkedSession(
-  events: AsyncGenerator<AgentEvent, AgentLoopOutcome>,
-  session: SessionRun,
-): AsyncGenerator<AgentEvent, AgentLoopOutcome> {
-  const outcome = yield* events;
-  session.checkStored();
-  return outcome;
-}
-
-/** A decision for a durable run of a session: the session must still be paused on that run's calls. */
-function checkStillPaused(args: { session: SessionRun; runId: string; pending: readonly string[] }): void {
-  const paused = args.session.state.get(PENDING_APPROVALS_KEY);
-  const ids = new Set(
-    Array.isArray(paused) ? paused.map((p) => (p as { toolCallId?: unknown })?.toolCallId) : [],
-  );
-  if (args.pending.every((id) => ids.has(id))) return;
-  throw new SessionConflictError({
-    sessionId: args.session.sessionId,
-    runId: args.runId,
-    reason: "the session moved on since the run paused (a later message closed its pending calls)",
-  });
 }

@@ -139,12 +139,28 @@ export class Agent<TOutput = unknown> {
    * and the run replays its log and goes on — from any process with the same journal (and store).
    */
   async resume(run: PausedRun, decisions: ResumeOptions = {}): Promise<AgentResult<TOutput>> {
+    try {
+      return await this.fold(await this.resumeEvents(run, decisions));
+    } finally {
+      // Also when the run could not start: messages sent to it are then reported as not delivered.
+      const { steering } = decisions;
+      if (steering instanceof SteeringInbox) closeSteeringInbox(steering);
+    }
+  }
+
+  /** The events of a `resume` call (see {@link Agent.resume}). */
+  private async resumeEvents(
+    run: PausedRun,
+    decisions: ResumeOptions,
+  ): Promise<AsyncGenerator<AgentEvent, unknown>> {
     const paused = pausedRunOf(run);
     const resume = {
       approve: new Set(decisions.approve ?? []),
       deny: new Set(decisions.deny ?? []),
     };
-    const options: RunOptions = decisions.signal === undefined ? {} : { signal: decisions.signal };
+    const options: RunOptions = {};
+    if (decisions.signal !== undefined) options.signal = decisions.signal;
+    if (decisions.steering !== undefined) options.steering = decisions.steering;
     if ("runId" in paused && typeof paused.runId === "string") {
       const { runId } = paused;
       // A durable run of a session continues in it: its log says which (only an agent with a store has any).
@@ -153,10 +169,10 @@ export class Agent<TOutput = unknown> {
           ? undefined
           : await sessionOfRun({ journal: this.options.journal, runId });
       const runOptions = { ...options, runId, ...(sessionId !== undefined && { sessionId }) };
-      return this.fold(this.events("", runOptions, false, resume, decisions.decidedBy));
+      return this.events("", runOptions, false, resume, decisions.decidedBy);
     }
     if ("sessionId" in paused && typeof paused.sessionId === "string") {
-      return this.fold(this.events("", { ...options, sessionId: paused.sessionId }, false, resume));
+      return this.events("", { ...options, sessionId: paused.sessionId }, false, resume);
     }
     const { messages } = paused as { messages?: readonly Message[] };
     const last = messages?.at(-1);
@@ -168,7 +184,7 @@ export class Agent<TOutput = unknown> {
       });
     }
     const { pausedTurn } = paused as { pausedTurn?: PausedTurn };
-    return this.fold(this.events("", { ...options, messages }, false, resume, undefined, pausedTurn));
+    return this.events("", { ...options, messages }, false, resume, undefined, pausedTurn);
   }
 
   private async fold(events: AsyncGenerator<AgentEvent, unknown>): Promise<AgentResult<TOutput>> {

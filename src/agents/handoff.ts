@@ -97,3 +97,8 @@ export function withoutToolCalls(messages: readonly Message[]): Message[] {
   }
   return kept;
 }
+
+/** The `handoffs` of an agent: agents (with a `name`) or handoffs, or a function returning them. */
+export type HandoffsOption =
+  | readonly (HandoffTarget | Handoff)[]
+  | (() => readonly (HandoffTarget | Handoff)[]);

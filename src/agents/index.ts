@@ -5,13 +5,13 @@
  * a {@link PausedTurn}; a sub-agent that stopped without an answer fails its call with a {@link SubAgentError}.
  */
 
-export type { HandoffsOption } from "../agent-options.js";
 export { SubAgentError } from "../errors/sub-agent-error.js";
 export type { PausedSubRun, PausedTurn } from "../loop/policies/sub-agents.js";
 export { type AgentToolOptions, MAX_AGENT_DEPTH } from "./agent-tool.js";
 export {
   type Handoff,
   type HandoffOptions,
+  type HandoffsOption,
   type HandoffTarget,
   handoff,
   isHandoff,
