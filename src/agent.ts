@@ -67,6 +67,8 @@ export class Agent<TOutput = unknown> {
     this.tools = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry();
     if (Array.isArray(options.tools)) this.tools.registerMany(options.tools);
     this.system = systemPromptOf(options.system);
+    // Handoffs given as a list are checked now (a function is called at the first run: agents that hand back).
+    if (Array.isArray(options.handoffs)) void this.handoffs;
     const limits = resolveLimits(options.limits);
     const output = this.resolveOutput(options);
     this.outputTool =
@@ -286,6 +288,11 @@ export class Agent<TOutput = unknown> {
       tools: this.tools.list(),
       handoffs: this.handoffs,
     });
+    const { limits, budget, pricing, pricingFallback: fallback } = this.options;
+    const cap =
+      limits?.maxCostUsd !== undefined ? "limits.maxCostUsd" : budget !== undefined ? "budget" : undefined;
+    // The run is priced with this agent's table: a handoff target's model needs a price in it too.
+    for (const model of routing.models()) checkCapPricing({ modelId: model.modelId, pricing, fallback, cap });
     this.runner.useHandoffs(routing);
     this.routed = true;
   }
@@ -306,6 +313,13 @@ export class Agent<TOutput = unknown> {
       resume,
     });
     this.routeHandoffs();
+    if (options.tools !== undefined && this.options.handoffs !== undefined) {
+      throw new InvalidArgumentError({
+        argument: "tools",
+        message:
+          "an agent with handoffs offers each agent its own tools: choose tools per call with prepareStep",
+      });
+    }
     checkRunControl({ options, tools: this.runner.tools, outputTool: this.outputTool });
     return this.runner.events({ input: content, options, stream, resume, decidedBy, pausedTurn });
   }

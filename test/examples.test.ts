@@ -22,6 +22,7 @@ describe("examples", () => {
       "mcp",
       "structured-output",
       "vision",
+      "team",
     ]) {
       expect(examples).toContain(`${name}.mjs`);
     }

@@ -344,3 +344,57 @@ describe("approvals inside sub-agents", () => {
     expect(main2.calls).toHaveLength(1);
   });
 });
+
+describe("sub-agents in durable runs", () => {
+  it("a resumed run still counts what its finished sub-agent calls spent (the log keeps it)", async () => {
+    const { del } = gatedDelete();
+    const journal = new MemoryJournal();
+    const build = (steps: { main: object[]; research: object[]; cleanup: object[] }) =>
+      lead({
+        model: new ScriptedModel(steps.main as never),
+        pricing: PRICING,
+        journal,
+        tools: [
+          researcher(new ScriptedModel(steps.research as never), { pricing: PRICING }).asTool({
+            name: "research",
+            description: "r",
+          }),
+          new Agent({
+            name: "cleaner",
+            model: new ScriptedModel(steps.cleanup as never),
+            tools: [del],
+            pricing: PRICING,
+          }).asTool({ name: "cleanup", description: "c" }),
+        ],
+      });
+    const mainTurn1 = {
+      toolCalls: [
+        { id: "c1", name: "research", arguments: { input: "q" } },
+        { id: "c2", name: "cleanup", arguments: { input: "delete" } },
+      ],
+      usage: USAGE,
+    };
+    const cleanupTurn1 = {
+      toolCalls: [{ id: "d1", name: "delete_file", arguments: { path: "/x" } }],
+      usage: USAGE,
+    };
+    const first = build({
+      main: [mainTurn1],
+      research: [{ text: "found", usage: USAGE }],
+      cleanup: [cleanupTurn1],
+    });
+    const paused = await first.run("go", { runId: "r" });
+    expect(paused.stopReason).toBe("awaiting_approval");
+    expect(paused.costUsd).toBeCloseTo(0.6, 10); // lead 1 + researcher 1 + cleaner 1 call
+    const second = build({
+      main: [{ text: "ok", usage: USAGE }],
+      research: [],
+      cleanup: [{ text: "gone", usage: USAGE }],
+    });
+    const done = await second.resume("r", { approve: ["d1"] });
+    expect(done.stopReason).toBe("completed");
+    // Every call of the run: lead ×2, researcher ×1 (replayed from the log), cleaner ×2.
+    expect(done.costUsd).toBeCloseTo(1.0, 10);
+    expect(done.usage.inputTokens).toBe(500);
+  });
+});

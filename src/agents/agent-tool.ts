@@ -108,7 +108,7 @@ async function runSubAgent(args: {
     }
   } finally {
     const spent = outcome ?? { usage: emptyUsage(), costUsd: budget?.spentUsd ?? 0, costUnknownModels: [] };
-    caller?.charge({ ...spent, budget });
+    caller?.charge({ ...spent, toolCallId: ctx.toolCallId, budget });
   }
   return answerOf({ outcome, path, ctx, caller });
 }

@@ -90,29 +90,58 @@ export class HandoffRouting {
     };
   }
 
+  /** The models of the agents the run may be handed to (each once). */
+  models(): Model[] {
+    const models = [...this.routes.values()].flatMap((route) =>
+      route.model === undefined ? [] : [route.model],
+    );
+    return [...new Set(models)];
+  }
+
   /** The name of the agent answering at the end of `messages` (the run's own when nothing was handed over). */
   activeAgent(messages: readonly Message[]): string {
     return this.advance({ read: 0, active: this.root }, messages).active.name;
   }
 
-  /** Wraps a run's events: its outcome says which agent answered (`result.agent`). */
+  /**
+   * Wraps a run's events: its outcome says which agent answered (`result.agent`): the target of the run's last
+   * successful handoff call, else the one its history was handed to before the run.
+   */
   async *named(events: AsyncGenerator<AgentEvent, unknown>): AsyncGenerator<AgentEvent, unknown> {
-    const outcome = (yield* events) as AgentLoopOutcome;
-    if (outcome !== undefined && outcome !== null) outcome.agent = this.activeAgent(outcome.messages);
-    return outcome;
+    let handedTo: Route | undefined;
+    while (true) {
+      const next = await events.next();
+      if (next.done === true) {
+        const outcome = next.value as AgentLoopOutcome | undefined;
+        if (outcome !== undefined && outcome !== null) {
+          outcome.agent = handedTo?.name ?? this.activeAgent(outcome.messages);
+        }
+        return outcome;
+      }
+      const event = next.value;
+      if (event.type === "observation" && event.agent === undefined && event.data.ok) {
+        handedTo = this.routes.get(event.data.toolName) ?? handedTo;
+      }
+      yield event;
+    }
   }
 
   private overrides(step: StepInfo): StepOverrides {
     let position = this.runs.get(step.signal);
-    // A history that got shorter was compacted: read it again from the start.
-    if (position === undefined || step.messages.length < position.read)
-      position = { read: 0, active: this.root };
+    if (position === undefined) position = { read: 0, active: this.root };
+    // A history that got shorter was compacted: read it again from the start (the agent answering stays, unless
+    // the history hands over again).
+    else if (step.messages.length < position.read) position.read = 0;
     this.runs.set(step.signal, this.advance(position, step.messages));
     const { active } = position;
     const overrides: StepOverrides = { tools: active.tools };
+    if (active === this.root) return overrides;
     if (active.model !== undefined) overrides.model = active.model;
+    let messages = active.filter?.(step.messages);
     if (active.system !== undefined) overrides.system = active.system;
-    if (active.filter !== undefined) overrides.messages = active.filter(step.messages);
+    // A target without a system prompt gets none (not the first agent's).
+    else messages = (messages ?? step.messages).filter((message) => message.role !== "system");
+    if (messages !== undefined) overrides.messages = messages;
     return overrides;
   }
 

@@ -129,4 +129,37 @@ describe("handoffs", () => {
     const a = new Agent({ name: "a", model: new ScriptedModel([]), tools: [refund], handoffs: [b] });
     expect(() => a.stream("go")).toThrow(/different tools named "refund"/);
   });
+
+  it("a target without a system prompt gets none (not the first agent's)", async () => {
+    const billingModel = new ScriptedModel([{ text: "ok" }]);
+    const billing = new Agent({ name: "billing", model: billingModel });
+    const triage = new Agent({
+      name: "triage",
+      model: new ScriptedModel([handOver]),
+      system: "triage only",
+      handoffs: [billing],
+    });
+    await triage.run("go");
+    expect(billingModel.calls[0]?.request.messages.some((m) => m.role === "system")).toBe(false);
+  });
+
+  it("with a cost cap, a target's model needs a price in the first agent's table", () => {
+    const billing = new Agent({
+      name: "billing",
+      model: new ScriptedModel([], { modelId: "mystery-model" }),
+    });
+    const triage = new Agent({
+      name: "triage",
+      model: new ScriptedModel([]),
+      pricing: { scripted: { inputPerMTok: 1, outputPerMTok: 1 } },
+      limits: { maxCostUsd: 1 },
+      handoffs: [billing],
+    });
+    expect(() => triage.stream("go")).toThrow(/mystery-model/);
+  });
+
+  it("refuses per-run tools on an agent with handoffs (each agent offers its own)", () => {
+    const { triage } = team({ triage: new ScriptedModel([]), billing: new ScriptedModel([]) });
+    expect(() => triage.stream("go", { tools: ["lookup_order"] })).toThrow(/prepareStep/);
+  });
 });

@@ -46,7 +46,7 @@ function quietRenderer(io: RunViewOptions["io"]): Renderer {
   const renderer = new Renderer({ write: (text) => io.stdout.write(text) });
   for (const type of QUIET_HIDDEN) renderer.onEvent(type, () => undefined);
   renderer.onEvent("loop_end", (event) =>
-    event.data.stopReason === "awaiting_approval" || event.data.text === ""
+    event.agent !== undefined || event.data.stopReason === "awaiting_approval" || event.data.text === ""
       ? undefined
       : `${event.data.text}\n`,
   );
@@ -76,7 +76,8 @@ export function createRunView(options: RunViewOptions): RunView {
     onEvent(event) {
       spinner.stop();
       renderer?.handle(event);
-      if (event.type === "loop_end" || event.type === "approval_requested") return;
+      if ((event.type === "loop_end" && event.agent === undefined) || event.type === "approval_requested")
+        return;
       if (renderer?.isMidLine) return; // streamed text is being written on this line
       spinner.start(
         event.type === "action" ? `running ${event.data.toolName}…` : `waiting for ${args.model}…`,

@@ -53,7 +53,8 @@ export function formatPendingCall({ call }: { call: PendingApproval }): { text: 
     folded = true;
     return `    ${name}: ${shown.slice(0, FOLD_AT_CHARS)}… [folded: ${length.toLocaleString("en-US")} chars in all; answer v to view]`;
   });
-  const header = `? approval needed: ${escapeTerminalText(call.toolName)} (call ${escapeTerminalText(call.toolCallId)})`;
+  const where = call.agent === undefined ? "" : `, in ${escapeTerminalText(call.agent)}`;
+  const header = `? approval needed: ${escapeTerminalText(call.toolName)} (call ${escapeTerminalText(call.toolCallId)}${where})`;
   return { text: `${header}\n${lines.length === 0 ? "    (no arguments)" : lines.join("\n")}\n`, folded };
 }
 

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { AnsiStyle } from "../render/ansi-style.js";
+import { escapeTerminalText } from "../render/escape-terminal-text.js";
 import {
   formatArgs,
   formatCost,
@@ -27,6 +28,8 @@ function line(parts: {
   seq: string;
   time?: string;
   turn?: string;
+  /** A sub-agent's event: indented by its depth, after its path (styled). */
+  nested?: string;
   label: string;
   /** Colours the label (after padding, so the columns line up). */
   paint?: (text: string) => string;
@@ -35,8 +38,18 @@ function line(parts: {
   const paint = parts.paint ?? ((text: string) => text);
   return (
     `${parts.seq.padStart(6)}  ${(parts.time ?? "").padStart(9)}  ${(parts.turn ?? "").padEnd(8)}` +
-    `${paint(parts.label.padEnd(16))} ${parts.detail}`
+    `${parts.nested ?? ""}${paint(parts.label.padEnd(16))} ${parts.detail}`
   ).trimEnd();
+}
+
+/**
+ * Before a sub-agent's event (`event.agent`): two spaces per level below the run, then its path
+ * (`  lead/researcher › `); "" for the run's own events.
+ */
+function nestedPrefix(agent: string | undefined, s: AnsiStyle): string {
+  if (typeof agent !== "string") return "";
+  const depth = Math.max(1, agent.split("/").length - 1);
+  return `${"  ".repeat(depth)}${s.dim(`${escapeTerminalText(agent)} ›`)} `;
 }
 
 function eventDetail(event: AgentEvent, max: number): string {
@@ -104,6 +117,7 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
         seq,
         time: `+${formatDuration(event.timestamp - startedAt)}`,
         turn: `turn ${event.turn}`,
+        nested: nestedPrefix(event.agent, s),
         label: event.type,
         paint: s.cyan,
         detail: eventDetail(event, max),
@@ -159,7 +173,9 @@ function recordLine(record: TraceRecord, startedAt: number, max: number, s: Ansi
  * A recorded run as a readable timeline, one line per record: the meta record, each event (time since the
  * start, turn, type and what matters: tool calls with arguments, results, model calls with latency, tokens and
  * cost), model requests and responses, and tool results (images and files as short notes, never their
- * data). Consecutive `text_delta` events are folded into one line.
+ * data). Consecutive `text_delta` events (of one agent) are folded into one line. A sub-agent's events
+ * (`event.agent`, from `agent.asTool`) are indented by its depth after its path (`lead/researcher ›`); their
+ * turns are the sub-agent's own.
  */
 export function formatTraceTimeline({ trace, style, maxChars = 160 }: FormatTraceTimelineOptions): string[] {
   const first = trace.records[0];
@@ -173,7 +189,9 @@ export function formatTraceTimeline({ trace, style, maxChars = 160 }: FormatTrac
       let j = i + 1;
       for (; j < records.length; j++) {
         const next = records[j] as TraceRecord;
+        // Only the same agent's text is folded: a sub-agent's text never joins its caller's.
         if (next.kind !== "event" || next.data.type !== "text_delta") break;
+        if (next.data.agent !== record.data.agent) break;
         text += next.data.data.delta;
       }
       const count = j - i;
@@ -182,6 +200,7 @@ export function formatTraceTimeline({ trace, style, maxChars = 160 }: FormatTrac
           seq: count > 1 ? `#${record.seq}-${record.seq + count - 1}` : `#${record.seq}`,
           time: `+${formatDuration(record.data.timestamp - startedAt)}`,
           turn: `turn ${record.data.turn}`,
+          nested: nestedPrefix(record.data.agent, style),
           label: count > 1 ? `text_delta ×${count}` : "text_delta",
           paint: style.cyan,
           detail: quote(text, maxChars),

@@ -3,6 +3,7 @@ import type { PendingApproval } from "../loop/tool-step.js";
 import type { MessageContent } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { ModelResponse } from "../models/model.js";
+import type { Usage } from "../models/usage.js";
 import type { RunSummary } from "./run-summary.js";
 
 /**
@@ -81,6 +82,18 @@ export interface ToolResultRecord {
   content: MessageContent;
   /** With `ok: false`: the failure, to reproduce it. */
   failure?: JournaledToolFailure;
+  /**
+   * A sub-agent tool's call (`agent.asTool`): what its run spent, counted again as the caller's when the call
+   * is replayed (its result comes from here; its own log is not read).
+   */
+  subRun?: SubRunTotals;
+}
+
+/** What a sub-agent's run spent, as a `tool_result` record keeps it. */
+export interface SubRunTotals {
+  usage: Usage;
+  costUsd: number;
+  costUnknownModels: string[];
 }
 
 /** The run paused: gated tool calls of turn `turn` wait for a human's decision. */

@@ -1,9 +1,10 @@
 import { errorMessageOf, errorTypeOf, ToolExecutionError } from "../errors/tool-execution-error.js";
 import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
-import { SubRunPaused } from "../loop/policies/sub-agents.js";
+import { type CallerRun, SubRunPaused } from "../loop/policies/sub-agents.js";
 import type { MessageContent } from "../models/content-part.js";
 import { errorNamed, replayToolResult } from "../run-log/replay-tool-result.js";
 import { toolFailureText } from "../run-log/tool-failure.js";
+import { CALLER_RUN, isSubAgentTool } from "../tools/caller-run-key.js";
 import { formatToolResult } from "../tools/format-tool-result.js";
 import type { Tool, ToolContext } from "../tools/tool.js";
 import {
@@ -116,10 +117,27 @@ interface StandInOptions {
 /** The stand-in of one tool (see {@link journaledTools}). */
 function journalTool({ original, runId, journal, writer, onLive, live }: StandInOptions): Tool {
   const name = original.name;
-  const appendResult = (toolCallId: string, outcome: Pick<ToolResultRecord, "ok" | "content" | "failure">) =>
-    writer.append([
-      { v: JOURNAL_RECORD_VERSION, kind: "tool_result", toolCallId, toolName: name, ...outcome },
-    ]);
+  // A sub-agent tool's result keeps what its run spent: a replay charges it to the caller again.
+  const subAgent = isSubAgentTool(original);
+  let caller: CallerRun | undefined;
+  const appendResult = (
+    toolCallId: string,
+    outcome: Pick<ToolResultRecord, "ok" | "content" | "failure">,
+  ) => {
+    const record: ToolResultRecord = {
+      v: JOURNAL_RECORD_VERSION,
+      kind: "tool_result",
+      toolCallId,
+      toolName: name,
+      ...outcome,
+    };
+    const charged = subAgent ? caller?.charged(toolCallId) : undefined;
+    if (charged !== undefined) {
+      const { usage, costUsd, costUnknownModels } = charged;
+      record.subRun = { usage, costUsd, costUnknownModels: [...costUnknownModels] };
+    }
+    return writer.append([record]);
+  };
   const appendFailure = (toolCallId: string, failure: JournaledToolFailure, content: string) =>
     appendResult(toolCallId, { ok: false, content, failure });
 
@@ -195,9 +213,14 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
 
   const execute = (args: unknown, ctx: ToolContext): unknown => {
     const { toolCallId } = ctx;
+    if (subAgent) caller = ctx[CALLER_RUN] as CallerRun | undefined;
     const n = journal.occurrence(toolCallId);
     const recorded = journal.results.get(toolCallId)?.[n];
-    if (recorded !== undefined) return replay(recorded);
+    if (recorded !== undefined) {
+      const spent = recorded.subRun;
+      if (spent !== undefined) caller?.charge({ ...spent, toolCallId, budget: undefined });
+      return replay(recorded);
+    }
     if (!live) throw errorNamed("StoreError", "the journal has no result for this call of a finished run");
     onLive?.();
     const start = journal.starts.get(toolCallId)?.[n];

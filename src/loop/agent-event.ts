@@ -79,7 +79,10 @@ export interface AgentEventDataMap {
    * Tool calls need a human's approval: the run ends with stop reason `awaiting_approval` and
    * `result.pendingApprovals`; `agent.resume(...)` continues it.
    */
-  approval_requested: { calls: Array<{ toolCallId: string; toolName: string; arguments: unknown }> };
+  approval_requested: {
+    /** `agent`: the path of the sub-agent a call is in (a call inside a sub-agent pauses its caller too). */
+    calls: Array<{ toolCallId: string; toolName: string; arguments: unknown; agent?: string }>;
+  };
   /** A tool call is about to run. In a turn, every `action` comes before the first `observation`. */
   action: { toolCallId: string; toolName: string; arguments: unknown };
   /** A tool call finished (in completion order; the history keeps call order). */

@@ -297,6 +297,7 @@ export class PlanAgent {
       };
       if (result.error !== undefined) planResult.error = result.error;
       if (result.pendingApprovals !== undefined) planResult.pendingApprovals = result.pendingApprovals;
+      if (result.pausedTurn !== undefined) planResult.pausedTurn = result.pausedTurn;
       if (result.trace !== undefined) planResult.trace = result.trace;
       return planResult;
     };

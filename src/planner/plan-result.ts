@@ -1,4 +1,5 @@
 import type { AgentEvent, StopReason } from "../loop/agent-event.js";
+import type { PausedTurn } from "../loop/policies/sub-agents.js";
 import type { PendingApproval } from "../loop/tool-step.js";
 import type { Message } from "../models/message.js";
 import type { Usage } from "../models/usage.js";
@@ -32,6 +33,8 @@ export interface PlanResult {
   messages: Message[];
   /** With stop reason `awaiting_approval`: the plan steps waiting for a decision (`PlanAgent.resume`). */
   pendingApprovals?: PendingApproval[];
+  /** With stop reason `awaiting_approval`, when a step paused inside a sub-agent: what resuming needs. */
+  pausedTurn?: PausedTurn;
   /** The run's trace, with `trace: true`. */
   trace?: Trace;
   /** Set when `stopReason` is "error". */

@@ -1,5 +1,6 @@
 import type { AgentEvent, AgentEventOf, StopReason } from "../loop/agent-event.js";
 import type { AnsiStyle } from "./ansi-style.js";
+import { formatNestedEvent } from "./format-nested-event.js";
 import {
   formatArgs,
   formatCost,
@@ -16,12 +17,26 @@ export interface FormatEventOptions {
   style: AnsiStyle;
   /** Tool results (and other long texts) are cut to this many characters. */
   maxResultChars: number;
-  /** The run's totals, including this event (used by `loop_end`). */
+  /**
+   * The run's totals, including this event (used by `model_call` and `loop_end`); for a sub-agent's event
+   * (`event.agent` set), the totals of that sub-agent's run.
+   */
   totals: RunTotalsSnapshot;
-  /** The text streamed (`text_delta`) in each turn so far, so that it is not printed twice. */
+  /**
+   * The text streamed (`text_delta`) in each turn so far, so that it is not printed twice; for a sub-agent's
+   * event, the text that sub-agent streamed.
+   */
   streamedText: ReadonlyMap<number, string>;
-  /** The last text printed was reasoning (`reasoning_delta`): more reasoning continues it, without a label. */
+  /**
+   * The last text printed was reasoning (`reasoning_delta`) of the same agent: more reasoning continues it,
+   * without a label.
+   */
   reasoningOpen?: boolean;
+  /**
+   * The last text printed was streamed text of the same type and agent as this event and its line is still
+   * open: a sub-agent's streamed text continues that line without its name before it.
+   */
+  lineOpen?: boolean;
 }
 
 /** The label before streamed reasoning. */
@@ -34,10 +49,15 @@ const MAX_ARGS_CHARS = 300;
  * The built-in rendering of one event, as terminal text: a line (or a few) ending in `\n`, a streamed
  * `text_delta` as is, streamed reasoning dimmed (after a dim "thinking: " label where it starts), or `undefined`
  * for events that show nothing (e.g. a `thought` already streamed, or `tool_call_delta`: the call is shown
- * whole by its `action`).
+ * whole by its `action`). A sub-agent's event (`event.agent`) is dimmed, indented by its depth and prefixed with
+ * the sub-agent's name; its start and end read `↳ researcher: started · …` and
+ * `↳ researcher: done (completed, 2 turns, $0.0012)`.
  */
 export function formatEvent(options: FormatEventOptions): string | undefined {
   const { event, style: s, maxResultChars } = options;
+  if (typeof event.agent === "string") {
+    return formatNestedEvent({ options, agent: event.agent, formatOwn: formatEvent });
+  }
   const cut = (text: string, maxChars = maxResultChars): string => truncateText({ text, maxChars });
   switch (event.type) {
     case "loop_start":
@@ -71,7 +91,7 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
       return event.data.calls
         .map(
           (call) =>
-            `${s.yellow("? approval needed:")} ${s.bold(call.toolName)}(${cut(formatArgs(orderCallArgs(call.arguments)), MAX_ARGS_CHARS)})\n`,
+            `${s.yellow("? approval needed:")} ${s.bold(call.toolName)}(${cut(formatArgs(orderCallArgs(call.arguments)), MAX_ARGS_CHARS)})${inAgent(call, s)}\n`,
         )
         .join("");
     case "action":
@@ -119,6 +139,12 @@ export function formatEvent(options: FormatEventOptions): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** ` · in lead/researcher` for a pending call inside a sub-agent (its path), else "". */
+function inAgent(call: object, s: AnsiStyle): string {
+  const agent = (call as { agent?: unknown }).agent;
+  return typeof agent === "string" && agent !== "" ? s.dim(` · in ${agent}`) : "";
 }
 
 /** `turn` counts the run's model calls (a resumed run goes on counting; `event.turn` restarts). */

@@ -73,6 +73,13 @@ function checkFormat(format: unknown): "text" | "json_lines" {
  * The renderer is stateful (it counts the run's totals and remembers streamed text so a streamed answer is not
  * printed twice): give each concurrent run its own.
  *
+ * Sub-agents (`agent.asTool`): their events (with `event.agent`, the sub-agent's path) are rendered dimmed,
+ * indented under the call that runs them and prefixed with the sub-agent's name; their start and end read
+ * `↳ researcher: started · …` and `↳ researcher: done (completed, 2 turns, $0.0012)`; their streamed text goes on
+ * lines of its own, never into the run's answer. The totals line counts the run's own turns and every model
+ * call's tokens and cost once, as `result.usage` and `result.costUsd` do. Rules get these events too (check
+ * `event.agent`); `context.totals` stays the run's.
+ *
  * @example
  * const renderer = new Renderer({ color: true })
  *   .onTool("calculator", (e) => (e.type === "observation" ? `= ${e.data.result}\n` : undefined))
@@ -89,10 +96,13 @@ export class Renderer {
   private readonly toolRules = new Map<string, RenderRule<ToolEvent>>();
   private readonly eventRules = new Map<AgentEventType, RenderRule>();
   private readonly totals = new RunTotals();
-  private readonly streamedText = new Map<number, string>();
+  /** The totals of each sub-agent's run, by path, and how many runs of that path are under way. */
+  private readonly nested = new Map<string, { totals: RunTotals; open: number }>();
+  /** The text streamed in each turn, by agent ("" for the run's own, else the sub-agent's path). */
+  private readonly streamedText = new Map<string, Map<number, string>>();
   private midLine = false;
-  /** The type of the last text rendered when it was a streamed delta (text or reasoning), else undefined. */
-  private lastDelta: "text_delta" | "reasoning_delta" | undefined;
+  /** The last text rendered when it was a streamed delta (text or reasoning) and whose, else undefined. */
+  private lastDelta: { type: "text_delta" | "reasoning_delta"; agent: string | undefined } | undefined;
 
   constructor(options: RendererOptions = {}) {
     this.style = createAnsiStyle({ enabled: options.color ?? false });
@@ -160,11 +170,14 @@ export class Renderer {
     if (text === undefined || text === "") return undefined;
     if (this.format === "json_lines") return text;
     const delta = event.type === "text_delta" || event.type === "reasoning_delta" ? event.type : undefined;
-    // Streamed text continues its line; anything else (reasoning after text, text after reasoning) starts anew.
-    const continues = delta !== undefined && (this.lastDelta === undefined || this.lastDelta === delta);
+    // Streamed text continues its line; anything else (reasoning after text, text after reasoning, another
+    // agent's text) starts anew.
+    const continues =
+      delta !== undefined &&
+      (this.lastDelta === undefined ? event.agent === undefined : this.continuesLine(event));
     if (!continues && this.midLine && !text.startsWith("\n")) text = `\n${text}`;
     this.midLine = !text.endsWith("\n");
-    this.lastDelta = delta;
+    this.lastDelta = delta === undefined ? undefined : { type: delta, agent: event.agent };
     return text;
   }
 
@@ -182,8 +195,14 @@ export class Renderer {
     return this.eventRules.get(event.type);
   }
 
+  /** Whether `event` (a delta) continues the open line of the last delta: same type, same agent. */
+  private continuesLine(event: AgentEvent): boolean {
+    return this.lastDelta?.type === event.type && this.lastDelta.agent === event.agent;
+  }
+
   private context(event: AgentEvent): RenderContext {
     const totals = this.totals.snapshot();
+    const agent = event.agent;
     return {
       style: this.style,
       totals,
@@ -194,20 +213,58 @@ export class Renderer {
               event,
               style: this.style,
               maxResultChars: this.maxResultChars,
-              totals,
-              streamedText: this.streamedText,
-              reasoningOpen: this.lastDelta === "reasoning_delta",
+              totals: agent === undefined ? totals : (this.nested.get(agent)?.totals.snapshot() ?? totals),
+              streamedText: this.textOf(agent),
+              reasoningOpen: this.lastDelta?.type === "reasoning_delta" && this.lastDelta.agent === agent,
+              lineOpen: this.midLine && this.continuesLine(event),
             }),
     };
   }
 
+  /** The text `agent` (undefined: the run itself) streamed, by turn. */
+  private textOf(agent: string | undefined): Map<number, string> {
+    const key = agent ?? "";
+    let text = this.streamedText.get(key);
+    if (text === undefined) {
+      text = new Map();
+      this.streamedText.set(key, text);
+    }
+    return text;
+  }
+
   private track(event: AgentEvent): void {
     this.totals.add(event);
-    if (event.type === "loop_start") this.streamedText.clear();
-    else if (event.type === "text_delta") {
-      this.streamedText.set(event.turn, (this.streamedText.get(event.turn) ?? "") + event.data.delta);
+    if (event.agent !== undefined) this.trackNested(event, event.agent);
+    const text = this.textOf(event.agent);
+    if (event.type === "loop_start") {
+      if (event.agent === undefined) {
+        this.streamedText.clear();
+        for (const run of this.nested.values()) run.open = 0; // none is under way when the run (re)starts
+      } else if (this.nested.get(event.agent)?.open === 1) text.clear();
+    } else if (event.type === "text_delta") {
+      text.set(event.turn, (text.get(event.turn) ?? "") + event.data.delta);
     } else if (event.type === "retry" && event.data.source === "stream") {
-      this.streamedText.delete(event.turn);
+      text.delete(event.turn);
+    }
+  }
+
+  /**
+   * Counts a sub-agent's event in the totals of every sub-agent run it belongs to (its own and its callers').
+   * Runs of the same path at once (two calls of one sub-agent tool in a turn) share their totals: their events
+   * cannot be told apart.
+   */
+  private trackNested(event: AgentEvent, agent: string): void {
+    let own = this.nested.get(agent);
+    if (own === undefined) {
+      own = { totals: new RunTotals({ agent }), open: 0 };
+      this.nested.set(agent, own);
+    }
+    const concurrent = event.type === "loop_start" && own.open > 0;
+    if (event.type === "loop_start") own.open++;
+    else if (event.type === "loop_end") own.open = Math.max(0, own.open - 1);
+    for (const [path, run] of this.nested) {
+      if (path === agent && concurrent) continue; // a second run of this path: it must not reset the first's
+      run.totals.add(event);
     }
   }
 }

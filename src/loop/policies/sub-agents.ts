@@ -27,6 +27,8 @@ export interface PausedTurn {
 
 /** What a sub-run's end (or pause) adds to its caller's totals. */
 export interface SubRunCharge {
+  /** The call the sub-run ran in. */
+  toolCallId: string;
   usage: Usage;
   costUsd: number;
   costUnknownModels: readonly string[];
@@ -52,8 +54,10 @@ export interface CallerRun {
   emit(event: AgentEvent): void;
   /** A budget for a sub-run, bound by the caller's cap and shared budget; undefined when it has neither. */
   budget(): NestedBudget | undefined;
-  /** A sub-run ended (or paused): its usage and cost count as the caller's. */
+  /** A sub-run ended (or paused), or a call's journaled sub-run replayed: its usage and cost count as the caller's. */
   charge(charge: SubRunCharge): void;
+  /** What the sub-run of call `toolCallId` was charged in this step (a run log keeps it with the result). */
+  charged(toolCallId: string): SubRunCharge | undefined;
   /** A sub-run paused for approval in call `toolCallId`: the caller's turn pauses with its pending calls. */
   pause(args: { toolCallId: string; pending: PendingApproval[]; run: PausedSubRun }): void;
 }
@@ -152,6 +156,7 @@ export class StepCaller implements CallerRun {
   readonly pauses = new Map<string, { pending: PendingApproval[]; run: PausedSubRun }>();
   private readonly agents: SubAgents;
   private readonly resumed: PausedTurn | undefined;
+  private readonly charges = new Map<string, SubRunCharge>();
 
   constructor(args: {
     agents: SubAgents;
@@ -180,7 +185,12 @@ export class StepCaller implements CallerRun {
   }
 
   charge(charge: SubRunCharge): void {
+    this.charges.set(charge.toolCallId, charge);
     this.agents.charge(charge);
+  }
+
+  charged(toolCallId: string): SubRunCharge | undefined {
+    return this.charges.get(toolCallId);
   }
 
   pause({ toolCallId, pending, run }: { toolCallId: string; pending: PendingApproval[]; run: PausedSubRun }) {
