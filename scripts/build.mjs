@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
+import { buildDevUi } from "./build-dev-ui.mjs";
 
 // One entry per public subpath and per bin, read from package.json: dist/X.js is built from src/X.ts.
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -32,3 +33,5 @@ await build({
   logLevel: "warning",
 });
 execFileSync("npx", ["tsc", "-p", "tsconfig.build.json", "--emitDeclarationOnly"], { stdio: "inherit" });
+// The `agentloop dev` browser app (dist/dev-ui/), bundled for browsers (see build-dev-ui.mjs).
+await buildDevUi();

@@ -17,6 +17,12 @@ export interface AgentStream<TOutput = unknown> extends AsyncIterable<AgentEvent
    * `InvalidArgumentError` for an empty or invalid message. See docs/loop.md, "Steering".
    */
   send(message: RunInput): Promise<boolean>;
+  /**
+   * Aborts the run now (a model call or tool in progress is cancelled), as leaving the iteration does, without
+   * waiting for the next event: the iteration then ends with the run's last events and `result` resolves with
+   * stop reason `aborted`. Does nothing once the run has ended. (A web response uses it when its client goes.)
+   */
+  abort(reason?: unknown): void;
 }
 
 /**
@@ -50,6 +56,9 @@ export function createAgentStream({
       reject(error);
     };
   });
+  // A run that fails while iterated rejects `result` too: a consumer that reads only the iteration must not get
+  // an unhandled rejection (it would crash a server). `result` still rejects for those who read it.
+  result.catch(() => undefined);
   let started = false;
   const finish = async (): Promise<void> => {
     while (true) {
@@ -88,6 +97,7 @@ export function createAgentStream({
   return {
     [Symbol.asyncIterator]: () => iterate(),
     send: (message) => (inbox === undefined ? Promise.resolve(false) : inbox.send(message)),
+    abort: (reason) => controller.abort(reason ?? new Error("the stream was aborted")),
     get result() {
       queueMicrotask(() => {
         if (!started) {

@@ -154,6 +154,7 @@ export class Agent<TOutput = unknown> {
   private async resumeEvents(
     run: PausedRun,
     decisions: ResumeOptions,
+    stream = false,
   ): Promise<AsyncGenerator<AgentEvent, unknown>> {
     const paused = pausedRunOf(run);
     const resume = {
@@ -171,10 +172,10 @@ export class Agent<TOutput = unknown> {
           ? undefined
           : await sessionOfRun({ journal: this.options.journal, runId });
       const runOptions = { ...options, runId, ...(sessionId !== undefined && { sessionId }) };
-      return this.events("", runOptions, false, resume, decisions.decidedBy);
+      return this.events("", runOptions, stream, resume, decisions.decidedBy);
     }
     if ("sessionId" in paused && typeof paused.sessionId === "string") {
-      return this.events("", { ...options, sessionId: paused.sessionId }, false, resume);
+      return this.events("", { ...options, sessionId: paused.sessionId }, stream, resume);
     }
     const { messages } = paused as { messages?: readonly Message[] };
     const last = messages?.at(-1);
@@ -186,7 +187,31 @@ export class Agent<TOutput = unknown> {
       });
     }
     const { pausedTurn } = paused as { pausedTurn?: PausedTurn };
-    return this.events("", { ...options, messages }, false, resume, undefined, pausedTurn);
+    return this.events("", { ...options, messages }, stream, resume, undefined, pausedTurn);
+  }
+
+  /**
+   * {@link Agent.resume} as a stream: the resumed run's events (with `text_delta`s) as they happen, and `result`
+   * at the end — for a web response that continues after an approval. Leaving the iteration early aborts the run.
+   * Invalid arguments (a run that is not paused, a decision for a call that is not pending) end the iteration
+   * with that error, and `result` rejects with it.
+   */
+  resumeStream(run: PausedRun, decisions: ResumeOptions = {}): AgentStream<TOutput> {
+    pausedRunOf(run); // a value that is no paused run at all throws now
+    const controller = new AbortController();
+    const unfollow = followSignal(decisions.signal, controller);
+    const inbox = decisions.steering ?? new SteeringInbox();
+    const onSettled = () => {
+      unfollow();
+      if (inbox instanceof SteeringInbox) closeSteeringInbox(inbox);
+    };
+    const options = { ...decisions, signal: controller.signal, steering: inbox };
+    const events = this.resumeStreamEvents(run, options);
+    return createAgentStream({ events, controller, onSettled, inbox }) as AgentStream<TOutput>;
+  }
+
+  private async *resumeStreamEvents(run: PausedRun, decisions: ResumeOptions) {
+    return yield* await this.resumeEvents(run, decisions, true);
   }
 
   private async fold(events: AsyncGenerator<AgentEvent, unknown>): Promise<AgentResult<TOutput>> {

@@ -15,6 +15,8 @@ Usage:
   agentloop run "task" [options]      run an agent on a task
   agentloop replay <trace.jsonl>      replay a recorded run offline and report where it diverges
   agentloop trace show <trace.jsonl>  print a recorded run as a timeline and verify its hash chain
+  agentloop dev [agent-file]          a local web UI: chat with an agent, watch its runs, approve calls,
+                                      open traces (no key needed without a file: a demo agent)
   agentloop <command> --help          help for a command
   agentloop --version                 print the version
 
@@ -121,6 +123,38 @@ Options:
 ${EXIT_CODES_HELP}
 `;
 
+/** `agentloop dev --help`. */
+export const DEV_HELP = `Usage: agentloop dev [agent-file] [options]
+
+Starts a local web app to develop an agent: chat with it (streamed), watch each run as a timeline (model
+calls with tokens and cost, tool calls with arguments and results, retries, compaction, guardrails,
+sub-agents), approve or deny gated tool calls, browse sessions and past runs, and open a saved trace as a
+waterfall and replay it. Prints the page's URL (with a per-launch token) and serves it until Ctrl-C.
+
+agent-file is an ES module (.mjs/.js; .ts where Node strips types) exporting an Agent as default or
+as "agent" (or a function returning one). It reloads when the file changes: a broken edit shows its
+error in the page and the last good agent stays. Without a file: a demo agent answered by agentloop's
+bundled mock OpenAI server (no key; try "What is 17 * 23?" or "Save a note: buy milk").
+
+Each message is a durable run of a session, recorded as a trace. An agent without its own store and
+journal gets files under --dir: sessions/, runs/ and traces/.
+
+Options:
+  -p, --port <n>     the port (default: a free one)
+      --host <addr>  the address to listen on (default 127.0.0.1; anything else is reachable from
+                     other machines: only the token guards it)
+      --dir <dir>    where sessions, runs and traces are kept (default .agentloop/dev)
+      --memory       keep sessions and runs in memory (traces in a temporary directory)
+      --no-watch     do not reload the agent file when it changes
+  -h, --help         this help
+
+Examples:
+  agentloop dev
+  agentloop dev agents/support.mjs --port 4310
+
+${EXIT_CODES_HELP}
+`;
+
 /** The help text of `command` (`undefined` for unknown commands). */
 export function helpFor(command: string | undefined): string | undefined {
   switch (command) {
@@ -132,6 +166,8 @@ export function helpFor(command: string | undefined): string | undefined {
       return REPLAY_HELP;
     case "trace":
       return TRACE_HELP;
+    case "dev":
+      return DEV_HELP;
     default:
       return undefined;
   }

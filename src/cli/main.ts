@@ -76,6 +76,10 @@ async function dispatch({ argv, io }: MainOptions): Promise<number> {
       const { replayCommand } = await import("./replay-command.js");
       return replayCommand({ args: rest, io });
     }
+    case "dev": {
+      const { devCommand } = await import("../dev/dev-command.js");
+      return devCommand({ args: rest, io });
+    }
     default: {
       const { traceCommand } = await import("./trace-command.js");
       return traceCommand({ args: rest, io });

@@ -69,9 +69,19 @@ const ALLOWED: Record<string, readonly string[]> = {
     ...["errors", "util", "models", "stores", "sessions", "durable", "loop", "(root)"],
     "integrations/redis",
   ],
+  // Streaming runs to browsers (SSE); the wire shapes are the browser client's (types).
+  web: ["errors", "util", "models", "loop", "(root)", "client"],
+  // The browser client: fetch, streams and the SSE reader only (no node:*).
+  client: ["errors", "util", "models", "loop", "http"],
   cli: [
     ...["errors", "util", "models", "providers", "stores", "tools", "builtin-tools", "cost", "loop"],
-    ...["render", "trace", "testing", "(root)"],
+    ...["render", "trace", "testing", "(root)", "dev"],
+  ],
+  // `agentloop dev` (a CLI command loaded on demand): the local server, and in dev/app/ the browser app's
+  // sources (bundled by scripts/build-dev-ui.mjs; they import only types from the loop).
+  dev: [
+    ...["errors", "util", "models", "providers", "stores", "tools", "loop", "durable", "trace", "render"],
+    ...["testing", "cli", "web", "(root)"],
   ],
 };
 

@@ -21,7 +21,12 @@ const ALLOWED = [
   /^CHANGELOG\.md$/,
   /^docs\/[a-z0-9-]+\.md$/,
   /^dist\/.+\.(js|js\.map|d\.ts)$/,
+  // The prebuilt `agentloop dev` browser app.
+  /^dist\/dev-ui\/(index\.html|styles\.css)$/,
 ];
+
+/** The files `agentloop dev` serves (scripts/build-dev-ui.mjs). */
+const DEV_UI_FILES = ["dist/dev-ui/index.html", "dist/dev-ui/app.js", "dist/dev-ui/styles.css"];
 
 describe("npm pack", () => {
   it("ships what users need and nothing else", async () => {
@@ -29,7 +34,7 @@ describe("npm pack", () => {
     const files = await packedFiles(REPO_ROOT, { scripts: false });
     expect(files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)))).toEqual([]);
     for (const file of promisedFiles(pkg)) expect(files).toContain(file);
-    for (const file of ["README.md", "LICENSE", "CHANGELOG.md", "package.json"])
+    for (const file of ["README.md", "LICENSE", "CHANGELOG.md", "package.json", ...DEV_UI_FILES])
       expect(files).toContain(file);
     // No tests, test doubles' test helpers, contract suites, declaration maps pointing at unshipped src/.
     expect(files.filter((file) => /\.test\.|test-utils|-contract\.|\.d\.ts\.map$|^src\//.test(file))).toEqual(

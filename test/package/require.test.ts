@@ -58,6 +58,8 @@ describe("the built package from a consumer project", () => {
       "agentloop/agents",
       "agentloop/guardrails",
       "agentloop/control",
+      "agentloop/web",
+      "agentloop/client",
     ]);
   });
 
