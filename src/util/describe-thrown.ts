@@ -1,4 +1,22 @@
-import { types } from "node:util";
+/** The checks of `node:util`'s `types` this module uses, where the runtime has them. */
+interface UtilTypes {
+  isNativeError(value: unknown): boolean;
+  isProxy(value: unknown): boolean;
+}
+
+/**
+ * `node:util`'s `types` when the runtime has Node's built-ins (`process.getBuiltinModule`: Node 20.16+, Bun,
+ * Deno), without an import: the module also loads where there is no `node:util` (browsers, workerd). Elsewhere
+ * an error is recognised by `instanceof` and its tag, and a Proxy is not told apart (every read is guarded).
+ */
+const types: UtilTypes | undefined = (() => {
+  try {
+    const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    return (host?.getBuiltinModule?.("node:util") as { types?: UtilTypes } | undefined)?.types;
+  } catch {
+    return undefined;
+  }
+})();
 
 /** At most this many characters of a thrown value are quoted in a description. */
 const MAX_PREVIEW = 200;
@@ -55,9 +73,9 @@ function constructorName(value: object): string | undefined | null {
 }
 
 function isErrorObject(value: object): boolean {
-  if (types.isNativeError(value)) return true;
+  if (types?.isNativeError(value) === true) return true;
   try {
-    return value instanceof Error;
+    return value instanceof Error || Object.prototype.toString.call(value) === "[object Error]";
   } catch {
     return false;
   }
@@ -134,7 +152,7 @@ export function describeThrown(value: unknown): ThrownDescription {
         break;
     }
     const object = value as object;
-    if (types.isProxy(object)) return { type: "Proxy", text: "a Proxy object" };
+    if (types?.isProxy(object) === true) return { type: "Proxy", text: "a Proxy object" };
     if (typeof object === "function") {
       const name = Object.getOwnPropertyDescriptor(object, "name")?.value;
       return {

@@ -120,4 +120,20 @@ console.log(JSON.stringify({ events, result, runId: run.runId, isError: typeof R
     visit(dist("client/index.js"));
     expect(seen.size).toBeGreaterThan(1);
   });
+
+  it("agentloop/web loads without Node built-ins (edge runtimes): no node:* import in its module graph", () => {
+    const seen = new Set<string>();
+    const found: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, "utf8");
+      for (const [, specifier = ""] of code.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+        if (/^node:/.test(specifier)) found.push(`${file}: ${specifier}`);
+        if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
+      }
+    };
+    visit(dist("web/index.js"));
+    expect(found).toEqual([]);
+  });
 });
