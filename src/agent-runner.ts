@@ -22,7 +22,7 @@ import { StepModel } from "./loop/policies/step-model.js";
 import type { PausedTurn } from "./loop/policies/sub-agents.js";
 import { toolSubset } from "./loop/policies/tool-subset.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
-import { withHooks } from "./loop/with-hooks.js";
+import { type HookRun, withHooks } from "./loop/with-hooks.js";
 import { contentText, isEmptyInput, type MessageContent } from "./models/content-part.js";
 import { FallbackModel } from "./models/fallback-model.js";
 import type { Message } from "./models/message.js";
@@ -134,12 +134,17 @@ export class AgentRunner {
       return withHooks(
         this.sessionEvents({ ...request, sessionId: options.sessionId, store }),
         this.agent.options,
+        hookRun(options),
       );
     }
     // A durable run without a session journals its start even when aborted at once (a later call without the
     // input resumes it); one of a session must not start its log outside the session.
     if (options.runId !== undefined && (!aborted || options.sessionId === undefined)) {
-      return withHooks(this.durable({ ...request, session: undefined }), this.agent.options);
+      return withHooks(
+        this.durable({ ...request, session: undefined }),
+        this.agent.options,
+        hookRun(options),
+      );
     }
     // Aborted before it started: the session (and a session run's log) is not touched (no lock, no load,
     // nothing written); the run ends at once with stop reason "aborted".
@@ -151,7 +156,7 @@ export class AgentRunner {
         message: "the task is empty and there is no conversation to continue",
       });
     }
-    return withHooks(this.plain({ ...request, options: unsessioned, prior }), this.agent.options);
+    return withHooks(this.plain({ ...request, options: unsessioned, prior }), this.agent.options, {});
   }
 
   /** A run without a session: the loop on `prior` + the input, traced when asked. */
@@ -377,4 +382,9 @@ export class AgentRunner {
       pausedTurn: args.pausedTurn,
     };
   }
+}
+
+/** The run hooks are told about: its ids, when it has them. */
+function hookRun(options: RunOptions): HookRun {
+  return { runId: options.runId, sessionId: options.sessionId };
 }

@@ -27,10 +27,10 @@ export function resumeStream({ agent, runId, decisions, trace = false }: ResumeS
   const own = agent.options.onEvent;
   const hooked = agent.with({
     trace: trace || agent.options.trace === true,
-    onEvent: (event) => {
+    onEvent: (event, run) => {
       queue.push(event);
       wake?.();
-      return own?.(event);
+      return own?.(event, run);
     },
   });
   const controller = new AbortController();

@@ -13,3 +13,4 @@ export {
   turnCount,
 } from "./policies/stop-conditions.js";
 export { SteeringInbox } from "./steering-inbox.js";
+export type { HookRun } from "./with-hooks.js";

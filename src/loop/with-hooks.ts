@@ -1,10 +1,19 @@
 import type { AgentEvent, AgentEventOf } from "./agent-event.js";
 import { createEvent, describeError } from "./create-event.js";
 
+/**
+ * The run a hook is called for: one object per run (the same for every event of it), so a hook shared by
+ * concurrent runs of an agent can keep per-run state (e.g. in a `WeakMap`). `runId` / `sessionId` when the run has them.
+ */
+export interface HookRun {
+  readonly runId?: string | undefined;
+  readonly sessionId?: string | undefined;
+}
+
 /** Observer hooks. They may not break a run: a throw (or a rejected promise) is reported as an `error` event. */
 export interface AgentHooks {
-  /** Every event, in order. */
-  onEvent?: (event: AgentEvent) => void | Promise<void>;
+  /** Every event, in order; `run` is the same object for every event of one run. */
+  onEvent?: (event: AgentEvent, run: HookRun) => void | Promise<void>;
   /** A tool call is about to run (the `action` event). */
   onToolStart?: (event: AgentEventOf<"action">) => void | Promise<void>;
   /** A tool call finished (the `observation` event). */
@@ -19,16 +28,18 @@ export interface AgentHooks {
 export function withHooks(
   events: AsyncGenerator<AgentEvent, unknown>,
   hooks: AgentHooks,
+  run: HookRun = {},
 ): AsyncGenerator<AgentEvent, unknown> {
   // No hooks: hand the loop's generator through untouched (no extra async hop per event).
   if (hooks.onEvent === undefined && hooks.onToolStart === undefined && hooks.onToolEnd === undefined)
     return events;
-  return callHooks(events, hooks);
+  return callHooks(events, hooks, Object.freeze({ ...run }));
 }
 
 async function* callHooks(
   events: AsyncGenerator<AgentEvent, unknown>,
   hooks: AgentHooks,
+  run: HookRun,
 ): AsyncGenerator<AgentEvent, unknown> {
   const late: AgentEvent[] = [];
   const report = (hook: string, error: unknown, turn: number): AgentEvent =>
@@ -68,7 +79,7 @@ async function* callHooks(
         push(call("onToolStart", () => onToolStart(event), event.turn));
       if (own && event.type === "observation" && onToolEnd)
         push(call("onToolEnd", () => onToolEnd(event), event.turn));
-      if (onEvent) push(call("onEvent", () => onEvent(event), event.turn));
+      if (onEvent) push(call("onEvent", () => onEvent(event, run), event.turn));
       // Keep loop_end last: report hook failures before it.
       if (own && event.type === "loop_end") {
         yield* late.splice(0);

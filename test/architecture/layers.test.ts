@@ -54,6 +54,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Agents working together: a sub-agent is a tool whose run nests in its caller's (loop, cost, run log).
   agents: ["errors", "util", "models", "tools", "loop", "cost", "durable"],
   render: ["errors", "util", "models", "loop", "stores"],
+  // OpenTelemetry spans from a run's events (the hook type, the redactor for captured content).
+  otel: ["errors", "util", "models", "loop", "stores"],
   testing: ["errors", "util", "models", "http", "context"],
   "(root)": [
     ...["errors", "util", "models", "http", "providers", "context", "stores", "sessions", "tools", "cost"],

@@ -24,6 +24,7 @@ const installed = [
   "pg",
   "bullmq",
   "@modelcontextprotocol/sdk",
+  "@opentelemetry/api",
 ];
 
 let consumer: Consumer;
@@ -57,6 +58,7 @@ describe("the built package from a consumer project", () => {
       "agentloop/render",
       "agentloop/agents",
       "agentloop/guardrails",
+      "agentloop/otel",
       "agentloop/control",
       "agentloop/web",
       "agentloop/client",

@@ -109,7 +109,15 @@ describe("published types in a user's project (skipLibCheck: false)", () => {
   }, 90_000);
 
   it("compile for every subpath with its optional peer installed", async () => {
-    const peers = ["zod", "ioredis", "bullmq", "@modelcontextprotocol/sdk", "@types/pg", "pg"];
+    const peers = [
+      "zod",
+      "ioredis",
+      "bullmq",
+      "@modelcontextprotocol/sdk",
+      "@opentelemetry/api",
+      "@types/pg",
+      "pg",
+    ];
     const specifiers = publicSpecifiers(readPackageJson());
     const source = [
       ...specifiers.map((specifier, i) => `import * as entry${i} from ${JSON.stringify(specifier)};`),

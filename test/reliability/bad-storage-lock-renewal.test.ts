@@ -49,6 +49,7 @@ const stores: [string, () => SessionStore][] = [
   ["PostgresStore", () => new PostgresStore({ connectionString, table, lockTtlMs: TTL })],
 ];
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
 
 describe.each(stores)("%s session lock renewal", (_name, create) => {
@@ -73,14 +74,21 @@ describe.each(stores)("%s session lock renewal", (_name, create) => {
         (caught: unknown) => caught,
       );
       if (finished) break;
-      expect(SessionBusyError.isInstance(error)).toBe(true);
+      if (!SessionBusyError.isInstance(error)) {
+        // The probe got the session: legitimate only once the run released it (it resolves a moment after).
+        expect(await Promise.race([run.then(() => "settled"), sleep(200).then(() => "running")])).toBe(
+          "settled",
+        );
+        break;
+      }
       probes++;
       await new Promise((resolve) => setTimeout(resolve, 60));
     }
     expect(probes).toBeGreaterThan(8); // probed for the whole second, past three lifetimes of the lock
     const result = await run;
     expect(result.stopReason).toBe("completed");
-    expect((await store.load(sessionId))?.messages.map((m) => m.content)).toEqual([
+    // (A probe that got the session right after the release added its message after these.)
+    expect((await store.load(sessionId))?.messages.map((m) => m.content).slice(0, 2)).toEqual([
       "take your time",
       "slow answer",
     ]);

@@ -10,9 +10,9 @@ export function withEventSink({ agent, sink }: { agent: Agent; sink: (event: Age
   const own = agent.options.onEvent;
   if (own === undefined) return agent.with({ onEvent: sink });
   return agent.with({
-    onEvent: (event) => {
+    onEvent: (event, run) => {
       sink(event);
-      return own(event);
+      return own(event, run);
     },
   });
 }
