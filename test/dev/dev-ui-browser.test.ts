@@ -5,12 +5,13 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ESM build script without type declarations.
 import { buildDevUi } from "../../scripts/build-dev-ui.mjs";
 import { ensureCliBuilt } from "../../src/cli/test-utils/ensure-cli-built.js";
 import { runCli } from "../../src/cli/test-utils/run-cli.js";
+import { CHROMIUM, launchChromium } from "../test-utils/launch-chromium.js";
 import {
   browserTestAgent,
   bundleLibrary,
@@ -19,7 +20,6 @@ import {
 } from "./test-utils/browser-test-agent.js";
 import { type DevCli, startDevCli } from "./test-utils/start-dev-cli.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) {
   console.log(
@@ -42,19 +42,7 @@ describe.skipIf(!HAVE_CHROMIUM)("agentloop dev in headless Chromium", () => {
     await bundleLibrary(dir);
     writeBrowserTestAgent(dir, browserTestAgent());
     dev = await startDevCli({ args: ["agent.mjs", "--memory"], cwd: dir });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -5,9 +5,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import { build, type Metafile } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MockOpenAIServer } from "../../src/testing/mock-openai-server.js";
+import { CHROMIUM, launchChromium } from "../test-utils/launch-chromium.js";
 import {
   agentRunSource,
   EXPECTED_ANSWER,
@@ -17,7 +18,6 @@ import {
   startToolLoopMock,
 } from "./runtime-harness.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`runtime matrix: browser skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
@@ -104,19 +104,7 @@ describe.skipIf(!hasChromium)("browser (headless Chromium)", () => {
     });
     metafile = result.metafile;
     bundle = readFileSync(`${consumer.dir}/app.js`, "utf8");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   }, 30_000);
   afterAll(async () => {
     await browser?.close();

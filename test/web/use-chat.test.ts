@@ -7,18 +7,18 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type * as Root from "../../src/index.js";
 import type * as Testing from "../../src/testing/index.js";
 import type * as Web from "../../src/web/index.js";
 import { TestChat } from "../../src/web/test-utils/test-chat.js";
+import { CHROMIUM, launchChromium } from "../test-utils/launch-chromium.js";
 import { type ChatHttpServer, startChatServer } from "./chat-http-server.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
-const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
 const dist = (entry: string) => join(root, "dist", entry);
 const missing = ["index.js", "web/index.js", "testing/index.js"].filter((f) => !existsSync(dist(f)));
@@ -170,19 +170,7 @@ describe("useChat against an agentloop endpoint on node:http", () => {
       await mkdir(shots, { recursive: true });
       let browser: Browser | undefined;
       try {
-        browser = await chromium.launch({
-          executablePath: CHROMIUM,
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        });
+        browser = await launchChromium();
         setup.ran.length = 0;
         const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
         const pageErrors: string[] = [];
