@@ -26,16 +26,16 @@ import {
   openQueueClient,
   type QueueClient,
 } from "./queue-connection.js";
-import {
-  DEFAULT_MAX_MESSAGE_CHARS,
-  DEFAULT_MAX_PENDING_MESSAGES,
-  DEFAULT_MESSAGE_TTL_SECONDS,
-} from "./queued-steering.js";
 import { type RunEventEntry, type RunJobStatus, readRunEvents } from "./read-run-events.js";
-import { type QueueSendResult, sendSteeringMessage } from "./send-steering-message.js";
+import {
+  type QueueSendResult,
+  type QueueSteeringOptions,
+  sendSteeringMessage,
+  steeringLimits,
+} from "./send-steering-message.js";
 
 /** Options of {@link createAgentQueue}. */
-export interface AgentQueueOptions {
+export interface AgentQueueOptions extends QueueSteeringOptions {
   /** ioredis options or an ioredis instance (see {@link AgentQueueConnection}). */
   connection: AgentQueueConnection;
   /** The queue name; workers of the same name run its jobs. Default `"agentloop"`. */
@@ -53,15 +53,6 @@ export interface AgentQueueOptions {
    * workers' default (a `RedisJournal` on the same Redis under `<prefix>:<name>:durable:`).
    */
   journal?: RunJournal;
-  /** The longest message `send` takes, in characters. Default 32 000. */
-  maxMessageChars?: number;
-  /** How many messages of one run may wait for its next turn (`send` refuses more). Default 100. */
-  maxPendingMessages?: number;
-  /**
-   * How long a run's waiting messages are kept after the last `send` while no worker runs it (a running run's
-   * worker keeps them). Default 604 800 s (seven days).
-   */
-  messageTtlSeconds?: number;
 }
 
 /** What {@link AgentQueue.enqueue} queues. */
@@ -355,9 +346,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
         runId,
         message,
         journal,
-        maxMessageChars: options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
-        maxPendingMessages: options.maxPendingMessages ?? DEFAULT_MAX_PENDING_MESSAGES,
-        ttlSeconds: options.messageTtlSeconds ?? DEFAULT_MESSAGE_TTL_SECONDS,
+        ...steeringLimits(options),
       });
     },
 

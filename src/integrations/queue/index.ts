@@ -20,4 +20,4 @@ export {
 export { type AgentWorker, type AgentWorkerOptions, createAgentWorker } from "./create-agent-worker.js";
 export type { AgentQueueConnection } from "./queue-connection.js";
 export type { RunEventEntry } from "./read-run-events.js";
-export type { QueueSendRefusal, QueueSendResult } from "./send-steering-message.js";
+export type { QueueSendRefusal, QueueSendResult, QueueSteeringOptions } from "./send-steering-message.js";

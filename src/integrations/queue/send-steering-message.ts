@@ -3,7 +3,13 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { redisScript, runRedisScript } from "../redis/redis-script.js";
 import type { QueueKeyspace } from "./agent-job.js";
 import type { RunJournal } from "./durable-api.js";
-import { steeringKey, steeringStateKey } from "./queued-steering.js";
+import {
+  DEFAULT_MAX_MESSAGE_CHARS,
+  DEFAULT_MAX_PENDING_MESSAGES,
+  DEFAULT_MESSAGE_TTL_SECONDS,
+  steeringKey,
+  steeringStateKey,
+} from "./queued-steering.js";
 
 /**
  * What `queue.send` did with a message. `queued: true`: the message waits in Redis for the run and is added
@@ -95,4 +101,26 @@ export async function sendSteeringMessage(options: SendSteeringMessageOptions): 
     return { queued: false, reason: "unknown_run" };
   }
   return { queued: false, reason: value === "paused" ? "paused" : "finished" };
+}
+
+/** The queue's options for `send` (part of `AgentQueueOptions`). */
+export interface QueueSteeringOptions {
+  /** The longest message `send` takes, in characters. Default 32 000. */
+  maxMessageChars?: number;
+  /** How many messages of one run may wait for its next turn (`send` refuses more). Default 100. */
+  maxPendingMessages?: number;
+  /**
+   * How long a run's waiting messages are kept after the last `send` while no worker runs it (a running run's
+   * worker keeps them). Default 604 800 s (seven days).
+   */
+  messageTtlSeconds?: number;
+}
+
+/** The limits of {@link sendSteeringMessage} from the queue's options (defaults applied). */
+export function steeringLimits(options: QueueSteeringOptions) {
+  return {
+    maxMessageChars: options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+    maxPendingMessages: options.maxPendingMessages ?? DEFAULT_MAX_PENDING_MESSAGES,
+    ttlSeconds: options.messageTtlSeconds ?? DEFAULT_MESSAGE_TTL_SECONDS,
+  };
 }
