@@ -4,10 +4,10 @@ import type { Agent } from "../agent.js";
 import { agentFromTrace, traceMeta } from "../cli/agent-from-trace.js";
 import type { AgentEvent } from "../loop/agent-event.js";
 import { contentText } from "../models/content-part.js";
+import { replayThroughPauses } from "../trace/replay-through-pauses.js";
 import { loadTrace } from "../trace/trace-file.js";
 import type { Trace } from "../trace/trace-types.js";
 import { verifyTrace } from "../trace/verify-trace.js";
-import { replayDevTrace } from "./replay-dev-trace.js";
 import { type RunResultSummary, summarizeRunResult } from "./summarize-run-result.js";
 
 /** The largest trace file the dev UI uploads: 20 MB. */
@@ -153,7 +153,7 @@ export class DevTraces {
     const same =
       agent !== undefined && names.length === recorded.length && recorded.every((n) => names.includes(n));
     const replayed = same ? agent : agentFromTrace({ trace, cwd: this.cwd });
-    const { result, divergence } = await replayDevTrace({ trace, agent: replayed });
+    const { result, divergence } = await replayThroughPauses({ trace, agent: replayed });
     return {
       name,
       agent: same ? "loaded" : "rebuilt",

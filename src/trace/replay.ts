@@ -2,6 +2,7 @@ import type { Agent } from "../agent.js";
 import { TraceError } from "../errors/trace-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
 import { type Divergence, ReplayModel } from "./replay-model.js";
+import { childPath, recordedEnd } from "./replay-through-pauses.js";
 import { recordedTools } from "./replay-tools.js";
 import type { Trace, TraceMeta } from "./trace-types.js";
 import { upgradeTrace } from "./upgrade-trace.js";
@@ -21,10 +22,6 @@ export interface ReplayOutcome {
   result: AgentResult;
   /** Where the replay first went a different way than the recording; null when it did not. */
   divergence: Divergence | null;
-}
-
-function childPath(parent: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
 /**
@@ -81,7 +78,7 @@ export async function replay(recorded: Trace, options: ReplayOptions): Promise<R
   }
   if (divergence === null) {
     const last = Math.max(0, model.calls - 1);
-    const end = findLoopEnd(trace);
+    const end = recordedEnd(trace);
     if (end !== undefined && end.text !== result.text) {
       note({ call: last, path: "result.text", expected: end.text, actual: result.text });
     } else if (end !== undefined && end.stopReason !== result.stopReason) {
@@ -89,13 +86,4 @@ export async function replay(recorded: Trace, options: ReplayOptions): Promise<R
     }
   }
   return { result, divergence };
-}
-
-/** The data of the recorded `loop_end` event, if the recording has one. */
-function findLoopEnd(trace: Trace): { text: string; stopReason: string } | undefined {
-  for (let i = trace.records.length - 1; i >= 0; i--) {
-    const record = trace.records[i];
-    if (record?.kind === "event" && record.data.type === "loop_end") return record.data.data;
-  }
-  return undefined;
 }

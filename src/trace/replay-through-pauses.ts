@@ -1,24 +1,23 @@
 import type { Agent } from "../agent.js";
-import { traceMeta } from "../cli/agent-from-trace.js";
 import { TraceError } from "../errors/trace-error.js";
 import type { AgentResult } from "../loop/agent-result.js";
 import type { PendingApproval } from "../loop/tool-step.js";
-import type { ReplayOutcome } from "../trace/replay.js";
-import { type Divergence, ReplayModel } from "../trace/replay-model.js";
-import { recordedTools } from "../trace/replay-tools.js";
-import type { Trace } from "../trace/trace-types.js";
-import { upgradeTrace } from "../trace/upgrade-trace.js";
-import { verifyTrace } from "../trace/verify-trace.js";
+import type { ReplayOutcome } from "./replay.js";
+import { type Divergence, ReplayModel } from "./replay-model.js";
+import { recordedTools } from "./replay-tools.js";
+import type { Trace, TraceMeta } from "./trace-types.js";
+import { upgradeTrace } from "./upgrade-trace.js";
+import { verifyTrace } from "./verify-trace.js";
 
-/** Options of {@link replayDevTrace}. */
-export interface ReplayDevTraceOptions {
+/** Options of {@link replayThroughPauses}. */
+export interface ReplayThroughPausesOptions {
   trace: Trace;
   /** The agent to replay with (its model is never called; tool calls are answered from the trace). */
   agent: Agent;
 }
 
 /** The ids of the calls the recording denied (their observation says "ApprovalDenied"). */
-function deniedCalls(trace: Trace): Set<string> {
+export function deniedCalls(trace: Trace): Set<string> {
   const denied = new Set<string>();
   for (const record of trace.records) {
     if (record.kind !== "event" || record.data.type !== "observation") continue;
@@ -27,7 +26,8 @@ function deniedCalls(trace: Trace): Set<string> {
   return denied;
 }
 
-function recordedEnd(trace: Trace): { text: string; stopReason: string } | undefined {
+/** The data of the recorded `loop_end` event, if the recording has one. */
+export function recordedEnd(trace: Trace): { text: string; stopReason: string } | undefined {
   for (let i = trace.records.length - 1; i >= 0; i--) {
     const record = trace.records[i];
     if (record?.kind === "event" && record.data.type === "loop_end") return record.data.data;
@@ -35,7 +35,8 @@ function recordedEnd(trace: Trace): { text: string; stopReason: string } | undef
   return undefined;
 }
 
-function childPath(parent: string, key: string): string {
+/** `parent.key`, or `parent["key"]` for a key that is not an identifier (a divergence path). */
+export function childPath(parent: string, key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
@@ -48,10 +49,10 @@ function childPath(parent: string, key: string): string {
  * starts from a paused conversation (`agentloop run`'s second part: no input) is resumed the same way.
  * Rejects with `TraceError` for a broken trace.
  */
-export async function replayDevTrace({
+export async function replayThroughPauses({
   trace: recorded,
   agent,
-}: ReplayDevTraceOptions): Promise<ReplayOutcome> {
+}: ReplayThroughPausesOptions): Promise<ReplayOutcome> {
   const check = verifyTrace(recorded);
   if (!check.ok) {
     throw new TraceError({
@@ -60,7 +61,7 @@ export async function replayDevTrace({
     });
   }
   const trace = upgradeTrace(recorded);
-  const meta = traceMeta(trace);
+  const meta = (trace.records[0] as { data: TraceMeta }).data;
   let divergence: Divergence | null = null;
   const note = (found: Divergence): void => {
     divergence ??= found;
