@@ -39,6 +39,7 @@ export {
   StreamInterruptedError,
   ThrownValueError,
   UnsupportedContentError,
+  UnsupportedRuntimeError,
 } from "./errors/index.js";
 export type { RetryPolicy } from "./http/retry-policy.js";
 export type { ContextOptions } from "./loop/context-options.js";

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { MemoryStateStore } from "../stores/memory-state-store.js";
 import type { StateStore } from "../stores/session-store.js";
+import { randomUUID } from "../util/random-uuid.js";
 import {
   type BudgetSlot,
   type BudgetWindow,

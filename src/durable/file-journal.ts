@@ -1,5 +1,3 @@
-import { mkdir, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { StoreError } from "../errors/store-error.js";
 import { appendToFile } from "../stores/append-to-file.js";
@@ -7,6 +5,7 @@ import { checkLockTtl } from "../stores/check-lock-ttl.js";
 import { decodeFileName, encodeFileName } from "../stores/encode-file-name.js";
 import { acquireFileLock } from "../stores/file-lock.js";
 import { KeyedMutex } from "../stores/keyed-mutex.js";
+import { nodeFs, nodePath } from "../stores/node-fs.js";
 import type { SessionLock } from "../stores/session-store.js";
 import { writeFileAtomic } from "../stores/write-file-atomic.js";
 import { checkRunId } from "./check-run-id.js";
@@ -61,7 +60,8 @@ export class FileJournal implements RunJournal {
     if (typeof options?.dir !== "string" || options.dir === "") {
       throw new InvalidArgumentError({ argument: "dir", message: "expected a directory path" });
     }
-    this.dir = resolve(options.dir);
+    this.dir = nodePath("FileJournal").resolve(options.dir);
+    nodeFs("FileJournal");
     this.sync = options.sync ?? false;
     this.lockTtlMs = checkLockTtl(options.lockTtlMs);
   }
@@ -71,7 +71,7 @@ export class FileJournal implements RunJournal {
     checkRunId(runId);
     return this.run("lock", runId, async () => {
       const file = this.fileOf(runId, "lock");
-      await mkdir(this.dir, { recursive: true });
+      await nodeFs().mkdir(this.dir, { recursive: true });
       const lock = await acquireFileLock({
         path: `${file.slice(0, -SUFFIX.length)}.lock`,
         ttlMs: options.ttlMs,
@@ -94,9 +94,9 @@ export class FileJournal implements RunJournal {
       for (const record of records) text += `${serializeJournalRecord(record)}\n`;
       const finished = records.some((record) => record.kind === "end");
       await this.mutex.run(file, async () => {
-        await mkdir(this.dir, { recursive: true });
+        await nodeFs().mkdir(this.dir, { recursive: true });
         await appendToFile({ file, text, sync: this.sync });
-        if (finished) await writeFile(markerOf(file), "");
+        if (finished) await nodeFs().writeFile(markerOf(file), "");
       });
     });
   }
@@ -110,7 +110,13 @@ export class FileJournal implements RunJournal {
       if (content === undefined) return undefined;
       if (content.records.some((record) => record.kind === "end")) {
         // Repairs a crash between an end record and its marker (best effort: load still succeeds).
-        await stat(markerOf(file)).catch(() => writeFile(markerOf(file), "").catch(() => undefined));
+        await nodeFs()
+          .stat(markerOf(file))
+          .catch(() =>
+            nodeFs()
+              .writeFile(markerOf(file), "")
+              .catch(() => undefined),
+          );
       }
       return content.records;
     });
@@ -127,10 +133,10 @@ export class FileJournal implements RunJournal {
         const indexes = content.records.map((_, index) => index);
         const kept = compactRecords({ records: indexes, kindOf: (index) => content.records[index]?.kind });
         if (kept === undefined) return false;
-        const before = await stat(file);
+        const before = await nodeFs().stat(file);
         await writeFileAtomic({ file, data: kept.map((index) => `${content.lines[index]}\n`).join("") });
         // The middle of the same millisecond: a float round trip can not move it to the one before.
-        await utimes(file, before.atime, (Math.floor(before.mtimeMs) + 0.5) / 1000);
+        await nodeFs().utimes(file, before.atime, (Math.floor(before.mtimeMs) + 0.5) / 1000);
         return true;
       });
     });
@@ -142,8 +148,8 @@ export class FileJournal implements RunJournal {
     await this.run("delete", runId, async () => {
       const file = this.fileOf(runId, "delete");
       await this.mutex.run(file, async () => {
-        await rm(file, { force: true });
-        await rm(markerOf(file), { force: true });
+        await nodeFs().rm(file, { force: true });
+        await nodeFs().rm(markerOf(file), { force: true });
       });
     });
   }
@@ -153,7 +159,7 @@ export class FileJournal implements RunJournal {
     return this.run("list", undefined, async () => {
       let names: string[];
       try {
-        names = await readdir(this.dir);
+        names = await nodeFs().readdir(this.dir);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
         throw error;
@@ -165,7 +171,9 @@ export class FileJournal implements RunJournal {
           const encoded = name.slice(0, -SUFFIX.length);
           const runId = decodeFileName(encoded);
           if (runId === undefined) return undefined;
-          const stats = await stat(join(this.dir, name)).catch(() => undefined);
+          const stats = await nodeFs()
+            .stat(nodePath().join(this.dir, name))
+            .catch(() => undefined);
           if (stats === undefined) return undefined;
           const finished = present.has(encoded + FINISHED_SUFFIX);
           return { runId, finished, updatedAt: Math.floor(stats.mtimeMs) };
@@ -178,8 +186,8 @@ export class FileJournal implements RunJournal {
   /** The run's file path. */
   private fileOf(runId: string, operation: string): string {
     const name = encodeFileName(runId);
-    const file = name === undefined ? undefined : join(this.dir, name + SUFFIX);
-    if (file === undefined || dirname(file) !== this.dir) {
+    const file = name === undefined ? undefined : nodePath().join(this.dir, name + SUFFIX);
+    if (file === undefined || nodePath().dirname(file) !== this.dir) {
       throw new StoreError({
         message: `FileJournal cannot store run id ${JSON.stringify(runId)}: too long for a file name or not valid UTF-16`,
         operation,

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { StoreError } from "../errors/store-error.js";
+import { nodeFs } from "../stores/node-fs.js";
 import { type JournalRecord, parseJournalRecord } from "./journal-record.js";
 
 /** Options of {@link readJournalFile}. */
@@ -31,7 +31,7 @@ export async function readJournalFile(
   const operation = options.operation ?? "load";
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await nodeFs().readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new StoreError({

@@ -24,3 +24,7 @@ export {
   UnsupportedContentError,
   type UnsupportedContentErrorOptions,
 } from "./unsupported-content-error.js";
+export {
+  UnsupportedRuntimeError,
+  type UnsupportedRuntimeErrorOptions,
+} from "./unsupported-runtime-error.js";

@@ -1,6 +1,7 @@
 import { AbortError } from "../errors/abort-error.js";
 import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
+import { base64 } from "../util/base64.js";
 import { bodyLimitGuard } from "./body-limit-guard.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-transport-types.js";
 
@@ -163,9 +164,7 @@ function withoutUserinfo(request: HttpRequest): { url: string; headers: Record<s
   const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
   return {
     url: parsed.toString(),
-    headers: hasAuthorization
-      ? headers
-      : { ...headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` },
+    headers: hasAuthorization ? headers : { ...headers, authorization: `Basic ${base64(credentials)}` },
   };
 }
 

@@ -1,3 +1,5 @@
+import { findNodeBuiltin } from "../util/node-builtin.js";
+import { createFetchHttpClient } from "./fetch-http-client.js";
 import type { HttpClient } from "./http-transport-types.js";
 import { createNodeHttpClient } from "./node-http-client.js";
 
@@ -13,8 +15,14 @@ export { createNodeHttpClient } from "./node-http-client.js";
 
 let defaultClient: HttpClient | undefined;
 
-/** The shared default client (created on first use, so importing costs nothing). */
+/**
+ * The shared default client, made on first use (importing costs nothing): node:http where the runtime has
+ * Node's built-ins (Node, Bun, Deno, workerd with `nodejs_compat`), `fetch` everywhere else (browsers, workerd).
+ */
 export function getDefaultHttpClient(): HttpClient {
-  defaultClient ??= createNodeHttpClient();
+  defaultClient ??=
+    findNodeBuiltin("node:http") === undefined
+      ? createFetchHttpClient((input, init) => fetch(input, init))
+      : createNodeHttpClient();
   return defaultClient;
 }

@@ -1,12 +1,23 @@
-import http from "node:http";
+import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
 import type { Socket } from "node:net";
-import { StringDecoder } from "node:string_decoder";
+import type { StringDecoder } from "node:string_decoder";
 import { AbortError } from "../errors/abort-error.js";
 import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
+import { nodeBuiltin } from "../util/node-builtin.js";
 import { bodyLimitGuard } from "./body-limit-guard.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-transport-types.js";
+
+const FEATURE = "createNodeHttpClient";
+
+/** How a request is sent: node:http's or node:https's `request` with its keep-alive agent. */
+interface Transport {
+  request: (url: URL, options: RequestOptions) => ClientRequest;
+  agent: RequestOptions["agent"] | HttpsAgent;
+}
+
+let decoderClass: typeof StringDecoder | undefined;
 
 /** Sockets that already carry {@link ignoreSocketError} (each pooled socket gets it once, not per request). */
 const guardedSockets = new WeakSet<Socket>();
@@ -31,7 +42,7 @@ function guardSocket(socket: Socket): void {
 const INCOMPLETE = "Connection closed before the response body was complete";
 
 /** Wraps a node:http response as an {@link HttpResponse} that counts its bytes against the request's limit. */
-function wrapResponse(res: http.IncomingMessage, request: HttpRequest): HttpResponse {
+function wrapResponse(res: IncomingMessage, request: HttpRequest): HttpResponse {
   const { signal } = request;
   const status = res.statusCode ?? 0;
   const guard = bodyLimitGuard({ request, status });
@@ -40,7 +51,8 @@ function wrapResponse(res: http.IncomingMessage, request: HttpRequest): HttpResp
   /** A body the server declared too large fails before a byte of it is read. */
   const declaredTooLarge = guard.exceeds(declared);
   let received = 0;
-  const decoder = new StringDecoder(
+  decoderClass ??= nodeBuiltin({ id: "node:string_decoder", feature: FEATURE }).StringDecoder;
+  const decoder = new decoderClass(
     request.binary === true && status >= 200 && status < 300 ? "latin1" : "utf8",
   );
   /** Counts a chunk and decodes it; throws once the body is over its limit. */
@@ -118,21 +130,25 @@ function wrapResponse(res: http.IncomingMessage, request: HttpRequest): HttpResp
  * The default transport on Node: `node:http`/`node:https` with keep-alive agents. It costs about a third of
  * `fetch` (undici) per request on small agent turns (see docs/performance.md). Every socket keeps an "error"
  * listener for its whole life, so an abort or a cancel at any moment never becomes an uncaught exception.
+ * Node's modules are read when the client is made (`process.getBuiltinModule`), not imported: where there is
+ * no `node:http` this throws `UnsupportedRuntimeError`, and the default transport is `fetch`.
  */
 export function createNodeHttpClient(): HttpClient {
+  const http = nodeBuiltin({ id: "node:http", feature: FEATURE });
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   // node:https (and TLS) is loaded on the first https request, not at import.
-  let secureTransport: Promise<{ request: typeof http.request; agent: HttpsAgent }> | undefined;
-  const loadSecure = () => {
-    secureTransport ??= import("node:https").then((https) => ({
-      request: https.request,
-      agent: new https.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }),
-    }));
+  let secureTransport: Transport | undefined;
+  const loadSecure = (): Transport => {
+    if (secureTransport === undefined) {
+      const https = nodeBuiltin({ id: "node:https", feature: FEATURE });
+      const agent = new https.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+      secureTransport = { request: https.request, agent };
+    }
     return secureTransport;
   };
-  return async (request) => {
+  return (request) => {
     const secure = request.url.startsWith("https:");
-    const transport = secure ? await loadSecure() : { request: http.request, agent: httpAgent };
+    const transport = secure ? loadSecure() : { request: http.request, agent: httpAgent };
     return new Promise<HttpResponse>((resolve, reject) => {
       const { signal } = request;
       if (signal?.aborted) {

@@ -1,4 +1,5 @@
 import { ModelCallError } from "../errors/model-call-error.js";
+import { base64 } from "../util/base64.js";
 
 /** What replaces a credential found in an error response. */
 export const REDACTED_CREDENTIAL = "[REDACTED:credential]";
@@ -51,7 +52,7 @@ function urlCredentials(url: string | undefined, secrets: Set<string>): string[]
     for (const part of [user, pass]) if (part !== "") secrets.add(part);
   }
   // The transport sends them as `Authorization: Basic base64(user:password)`, which a server may echo.
-  secrets.add(Buffer.from(`${safeDecode(username)}:${safeDecode(password)}`).toString("base64"));
+  secrets.add(base64(`${safeDecode(username)}:${safeDecode(password)}`));
   // As typed in the URL (before the URL parser normalised its encoding).
   const raw = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
   if (raw !== undefined) userinfo.add(`${raw}@`);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import { SessionConflictError } from "../errors/session-conflict-error.js";
@@ -12,6 +11,7 @@ import {
 } from "../stores/session-store.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { followSignal } from "../util/follow-signal.js";
+import { randomUUID } from "../util/random-uuid.js";
 import { boundStoreCall } from "./bound-store-call.js";
 import {
   closePendingCalls,

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { nodeFs } from "./node-fs.js";
 
 /** Options of {@link appendToFile}. */
 export interface AppendToFileOptions {
@@ -19,7 +19,7 @@ const TAIL_CHUNK = 64 * 1024;
  * fails or comes up short (disk full), the file is truncated back, so nothing partial is left behind.
  */
 export async function appendToFile({ file, text, sync }: AppendToFileOptions): Promise<void> {
-  const handle = await open(file, "a+");
+  const handle = await nodeFs().open(file, "a+");
   try {
     const start = await repairTail(handle, (await handle.stat()).size);
     const buffer = Buffer.from(text, "utf8");
@@ -38,7 +38,7 @@ export async function appendToFile({ file, text, sync }: AppendToFileOptions): P
   }
 }
 
-type Handle = Awaited<ReturnType<typeof open>>;
+type Handle = import("node:fs/promises").FileHandle;
 
 /** How long an unterminated tail is watched before it is taken for a crash's torn line. */
 const TORN_TAIL_SETTLE_MS = 20;

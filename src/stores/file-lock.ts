@@ -1,7 +1,6 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { readlinkSync } from "node:fs";
-import { link, open, rename, rm, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
+import { findNodeBuiltin } from "../util/node-builtin.js";
+import { randomHex, randomUUID } from "../util/random-uuid.js";
+import { nodeFs } from "./node-fs.js";
 import type { SessionLock } from "./session-store.js";
 
 /** Options of {@link acquireFileLock}. */
@@ -29,11 +28,11 @@ function currentOwner(): string {
   if (ownerId === undefined) {
     let namespace = "";
     try {
-      namespace = readlinkSync("/proc/self/ns/pid");
+      namespace = findNodeBuiltin("node:fs")?.readlinkSync("/proc/self/ns/pid") ?? "";
     } catch {
       // Not Linux: the host name alone.
     }
-    ownerId = `${hostname()}/${namespace}`;
+    ownerId = `${findNodeBuiltin("node:os")?.hostname() ?? ""}/${namespace}`;
   }
   return ownerId;
 }
@@ -77,7 +76,7 @@ function isStale(text: string, mtimeMs: number, now: number): boolean {
 
 async function readLock(path: string): Promise<{ text: string; mtimeMs: number } | undefined> {
   try {
-    const handle = await open(path, "r");
+    const handle = await nodeFs().open(path, "r");
     try {
       const [text, stats] = await Promise.all([handle.readFile("utf8"), handle.stat()]);
       return { text, mtimeMs: stats.mtimeMs };
@@ -91,9 +90,9 @@ async function readLock(path: string): Promise<{ text: string; mtimeMs: number }
 }
 
 async function createExclusive(path: string, text: string): Promise<boolean> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: import("node:fs/promises").FileHandle;
   try {
-    handle = await open(path, "wx");
+    handle = await nodeFs().open(path, "wx");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
@@ -102,7 +101,7 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
     await handle.writeFile(text, "utf8");
   } catch (error) {
     await handle.close().catch(() => undefined);
-    await rm(path, { force: true });
+    await nodeFs().rm(path, { force: true });
     throw error;
   }
   await handle.close();
@@ -114,9 +113,9 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
  * cannot both remove it), then checked; a lock that changed in between is linked back. True when removed.
  */
 async function removeIfUnchanged(path: string, matches: (text: string) => boolean): Promise<boolean> {
-  const aside = `${path}.${randomBytes(6).toString("hex")}.old`;
+  const aside = `${path}.${randomHex(6)}.old`;
   try {
-    await rename(path, aside);
+    await nodeFs().rename(path, aside);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw error;
@@ -124,16 +123,18 @@ async function removeIfUnchanged(path: string, matches: (text: string) => boolea
   const moved = await readLock(aside);
   if (moved !== undefined && !matches(moved.text)) {
     // We moved someone else's fresh lock: put it back unless a new one appeared meanwhile.
-    await link(aside, path).catch(() => undefined);
-    await rm(aside, { force: true });
+    await nodeFs()
+      .link(aside, path)
+      .catch(() => undefined);
+    await nodeFs().rm(aside, { force: true });
     return false;
   }
-  await rm(aside, { force: true });
+  await nodeFs().rm(aside, { force: true });
   return true;
 }
 
 /**
- * Takes a lock file shared by every process using the directory: created with `open(path, "wx")` (atomic
+ * Takes a lock file shared by every process using the directory: created with `nodeFs().open(path, "wx")` (atomic
  * create-if-absent) and holding the holder's token, pid and expiry. A stale lock (expired, or held by a dead
  * process on this machine) is taken over. Resolves `undefined` at once when a live holder has it. `release`
  * removes the file only while it is still this holder's lock, and is idempotent. `renew` moves the expiry to
@@ -160,12 +161,16 @@ export async function acquireFileLock({
         const current = await readLock(path);
         const held = current === undefined ? undefined : parseContent(current.text);
         if (held?.token !== token || held.expiresAt <= Date.now()) return false;
-        const aside = `${path}.${randomBytes(6).toString("hex")}.renew`;
+        const aside = `${path}.${randomHex(6)}.renew`;
         try {
-          await writeFile(aside, JSON.stringify({ ...held, expiresAt: Date.now() + ttlMs }), { flag: "wx" });
-          await rename(aside, path);
+          await nodeFs().writeFile(aside, JSON.stringify({ ...held, expiresAt: Date.now() + ttlMs }), {
+            flag: "wx",
+          });
+          await nodeFs().rename(aside, path);
         } catch (error) {
-          await rm(aside, { force: true }).catch(() => undefined);
+          await nodeFs()
+            .rm(aside, { force: true })
+            .catch(() => undefined);
           throw error;
         }
         return true;

@@ -1,9 +1,8 @@
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { StoreError } from "../errors/store-error.js";
 import { decodeFileName, encodeFileName } from "./encode-file-name.js";
 import { KeyedMutex } from "./keyed-mutex.js";
+import { nodeFs, nodePath } from "./node-fs.js";
 import type { JsonValue, StateStore } from "./session-store.js";
 import { createStateEnvelope, parseStateEnvelope } from "./state-envelope.js";
 import { toStoreError } from "./to-store-error.js";
@@ -30,7 +29,8 @@ export class FileStateStore implements StateStore {
     if (typeof options?.dir !== "string" || options.dir === "") {
       throw new InvalidArgumentError({ argument: "dir", message: "expected a directory path" });
     }
-    this.dir = resolve(options.dir);
+    this.dir = nodePath("FileStateStore").resolve(options.dir);
+    nodeFs("FileStateStore");
   }
 
   /** Replaces the value of `key` atomically. */
@@ -40,7 +40,7 @@ export class FileStateStore implements StateStore {
       const data = JSON.stringify(createStateEnvelope(value));
       // Queued synchronously, so concurrent saves apply in call order.
       await this.mutex.run(file, async () => {
-        await mkdir(this.dir, { recursive: true });
+        await nodeFs().mkdir(this.dir, { recursive: true });
         await writeFileAtomic({ file, data });
       });
     });
@@ -52,7 +52,7 @@ export class FileStateStore implements StateStore {
       const file = this.fileOf(key, "load");
       let text: string;
       try {
-        text = await readFile(file, "utf8");
+        text = await nodeFs().readFile(file, "utf8");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw error;
@@ -70,21 +70,23 @@ export class FileStateStore implements StateStore {
       await this.run("clear", undefined, async () => {
         let names: string[];
         try {
-          names = await readdir(this.dir);
+          names = await nodeFs().readdir(this.dir);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
           throw error;
         }
         const files = names
           .filter((name) => name.endsWith(".json") && decodeFileName(name.slice(0, -5)) !== undefined)
-          .map((name) => join(this.dir, name));
-        await Promise.all(files.map((file) => this.mutex.run(file, () => rm(file, { force: true }))));
+          .map((name) => nodePath().join(this.dir, name));
+        await Promise.all(
+          files.map((file) => this.mutex.run(file, () => nodeFs().rm(file, { force: true }))),
+        );
       });
       return;
     }
     await this.run("clear", key, async () => {
       const file = this.fileOf(key, "clear");
-      await this.mutex.run(file, () => rm(file, { force: true }));
+      await this.mutex.run(file, () => nodeFs().rm(file, { force: true }));
     });
   }
 
@@ -93,8 +95,8 @@ export class FileStateStore implements StateStore {
 
   private fileOf(key: string, operation: string): string {
     const name = typeof key === "string" ? encodeFileName(key) : undefined;
-    const file = name === undefined ? undefined : join(this.dir, `${name}.json`);
-    if (file === undefined || dirname(file) !== this.dir) {
+    const file = name === undefined ? undefined : nodePath().join(this.dir, `${name}.json`);
+    if (file === undefined || nodePath().dirname(file) !== this.dir) {
       throw new StoreError({
         message: `FileStateStore cannot store key ${JSON.stringify(key)}: too long for a file name or not valid UTF-16`,
         operation,

@@ -7,9 +7,10 @@ import { FileStore } from "./file-store.js";
 
 // Simulates a crash between the temporary file's write and its rename: `rename` fails once.
 const failRename = vi.hoisted(() => ({ next: false }));
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:fs/promises")>();
-  return {
+vi.mock("./node-fs.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("./node-fs.js")>();
+  const actual = await import("node:fs/promises");
+  const fs = {
     ...actual,
     rename: async (from: string, to: string) => {
       if (failRename.next) {
@@ -19,6 +20,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
       return actual.rename(from, to);
     },
   };
+  return { ...original, nodeFs: () => fs };
 });
 
 let root: string;

@@ -1,5 +1,3 @@
-import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { StoreError } from "../errors/store-error.js";
 import type { Message } from "../models/message.js";
@@ -10,6 +8,7 @@ import { decodeFileName, encodeFileName } from "./encode-file-name.js";
 import { acquireFileLock } from "./file-lock.js";
 import { foldSessionRecords } from "./fold-session-records.js";
 import { KeyedMutex } from "./keyed-mutex.js";
+import { nodeFs, nodePath } from "./node-fs.js";
 import { readSessionFile } from "./read-session-file.js";
 import { removeStaleTempFiles } from "./remove-stale-temp-files.js";
 import {
@@ -89,7 +88,8 @@ export class FileStore implements SessionStore {
     if (!(compactAboveBytes >= 0)) {
       throw new InvalidArgumentError({ argument: "compactAboveBytes", message: "expected a number >= 0" });
     }
-    this.dir = resolve(options.dir);
+    this.dir = nodePath("FileStore").resolve(options.dir);
+    nodeFs("FileStore");
     this.sync = options.sync ?? false;
     this.compactAboveBytes = compactAboveBytes;
     this.lockTtlMs = checkLockTtl(options.lockTtlMs);
@@ -147,10 +147,12 @@ export class FileStore implements SessionStore {
       // Queued synchronously, so concurrent calls apply in call order.
       await this.mutex.run(file, async () => {
         await this.ensureDir();
-        const size = await stat(file).then(
-          (stats) => stats.size,
-          () => 0,
-        );
+        const size = await nodeFs()
+          .stat(file)
+          .then(
+            (stats) => stats.size,
+            () => 0,
+          );
         if (size > this.compactAboveBytes) {
           const records = await readSessionFile({ file, sessionId, operation: "replace" }).catch(
             () => undefined,
@@ -192,7 +194,9 @@ export class FileStore implements SessionStore {
       task: () =>
         this.run("compact", sessionId, () =>
           this.mutex.run(file, async () => {
-            const before = await stat(file).catch(() => undefined);
+            const before = await nodeFs()
+              .stat(file)
+              .catch(() => undefined);
             const records = await readSessionFile({ file, sessionId, operation: "compact" });
             if (before === undefined || records === undefined) return false;
             const compacted = compactSessionRecords({ sessionId, records });
@@ -200,7 +204,9 @@ export class FileStore implements SessionStore {
             await this.ensureDir();
             await removeStaleTempFiles({ dir: this.dir });
             await writeFileAtomic({ file, data: lines(compacted.records) });
-            await utimes(file, before.atimeMs / 1000, before.mtimeMs / 1000).catch(() => undefined);
+            await nodeFs()
+              .utimes(file, before.atimeMs / 1000, before.mtimeMs / 1000)
+              .catch(() => undefined);
             return true;
           }),
         ),
@@ -212,7 +218,7 @@ export class FileStore implements SessionStore {
     return this.run("list", undefined, async () => {
       let names: string[];
       try {
-        names = await readdir(this.dir);
+        names = await nodeFs().readdir(this.dir);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
         throw error;
@@ -222,7 +228,9 @@ export class FileStore implements SessionStore {
           if (!name.endsWith(SUFFIX)) return undefined;
           const sessionId = decodeFileName(name.slice(0, -SUFFIX.length));
           if (sessionId === undefined) return undefined;
-          const stats = await stat(join(this.dir, name)).catch(() => undefined);
+          const stats = await nodeFs()
+            .stat(nodePath().join(this.dir, name))
+            .catch(() => undefined);
           return stats === undefined ? undefined : { sessionId, updatedAt: Math.floor(stats.mtimeMs) };
         }),
       );
@@ -236,7 +244,7 @@ export class FileStore implements SessionStore {
       const file = this.fileOf(sessionId, "delete");
       await this.mutex.run(file, async () => {
         this.lastAppend.delete(file);
-        await rm(file, { force: true });
+        await nodeFs().rm(file, { force: true });
       });
     });
   }
@@ -264,8 +272,8 @@ export class FileStore implements SessionStore {
   /** The session's file path. */
   private fileOf(sessionId: string, operation: string): string {
     const name = typeof sessionId === "string" ? encodeFileName(sessionId) : undefined;
-    const file = name === undefined ? undefined : join(this.dir, name + SUFFIX);
-    if (file === undefined || dirname(file) !== this.dir) {
+    const file = name === undefined ? undefined : nodePath().join(this.dir, name + SUFFIX);
+    if (file === undefined || nodePath().dirname(file) !== this.dir) {
       throw new StoreError({
         message: `FileStore cannot store session id ${JSON.stringify(sessionId)}: too long for a file name or not valid UTF-16`,
         operation,
@@ -280,7 +288,7 @@ export class FileStore implements SessionStore {
    * first time, also removes temporary files that interrupted compactions left behind.
    */
   private async ensureDir(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await nodeFs().mkdir(this.dir, { recursive: true });
     this.swept ??= removeStaleTempFiles({ dir: this.dir }).then(() => undefined);
     await this.swept;
   }

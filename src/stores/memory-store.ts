@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Message } from "../models/message.js";
+import { randomUUID } from "../util/random-uuid.js";
 import { checkLockTtl } from "./check-lock-ttl.js";
 import { compactSessionRecords } from "./compact-session-records.js";
 import { foldSessionRecords } from "./fold-session-records.js";

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { StoreError } from "../errors/store-error.js";
+import { nodeFs } from "./node-fs.js";
 import { parseSessionRecord } from "./parse-session-record.js";
 import type { SessionRecord } from "./session-store.js";
 
@@ -24,7 +24,7 @@ export async function readSessionFile(options: ReadSessionFileOptions): Promise<
   const operation = options.operation ?? "load";
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await nodeFs().readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new StoreError({

@@ -1,5 +1,4 @@
-import { readdir, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { nodeFs, nodePath } from "./node-fs.js";
 
 /** Options of {@link removeStaleTempFiles}. */
 export interface RemoveStaleTempFilesOptions {
@@ -24,7 +23,7 @@ export async function removeStaleTempFiles({
 }: RemoveStaleTempFilesOptions): Promise<number> {
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = await nodeFs().readdir(dir);
   } catch {
     return 0;
   }
@@ -32,13 +31,17 @@ export async function removeStaleTempFiles({
   let removed = 0;
   for (const name of names) {
     if (!name.endsWith(".tmp")) continue;
-    const file = join(dir, name);
-    const stats = await stat(file).catch(() => undefined);
+    const file = nodePath().join(dir, name);
+    const stats = await nodeFs()
+      .stat(file)
+      .catch(() => undefined);
     if (stats === undefined || !stats.isFile() || now - stats.mtimeMs < olderThanMs) continue;
-    await rm(file, { force: true }).then(
-      () => removed++,
-      () => undefined,
-    );
+    await nodeFs()
+      .rm(file, { force: true })
+      .then(
+        () => removed++,
+        () => undefined,
+      );
   }
   return removed;
 }

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { randomHex } from "../util/random-uuid.js";
+import { nodeFs, nodePath } from "./node-fs.js";
 
 /** Options of {@link writeFileAtomic}. */
 export interface WriteFileAtomicOptions {
@@ -14,26 +13,28 @@ export interface WriteFileAtomicOptions {
  * crash; a crash before the rename leaves a stray `.tmp` file and the old content.
  */
 export async function writeFileAtomic({ file, data }: WriteFileAtomicOptions): Promise<void> {
-  const tmp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  const tmp = `${file}.${randomHex(6)}.tmp`;
   try {
-    const handle = await open(tmp, "wx");
+    const handle = await nodeFs().open(tmp, "wx");
     try {
       await handle.writeFile(data, "utf8");
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(tmp, file);
+    await nodeFs().rename(tmp, file);
   } catch (error) {
-    await rm(tmp, { force: true }).catch(() => undefined);
+    await nodeFs()
+      .rm(tmp, { force: true })
+      .catch(() => undefined);
     throw error;
   }
-  await syncDirectory(dirname(file));
+  await syncDirectory(nodePath().dirname(file));
 }
 
 async function syncDirectory(dir: string): Promise<void> {
   try {
-    const handle = await open(dir, "r");
+    const handle = await nodeFs().open(dir, "r");
     try {
       await handle.sync();
     } finally {

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { canonicalJson, RawJson } from "../util/canonical-json.js";
+import { sha256Hex } from "../util/sha256-hex.js";
 import type { TraceRecordKind } from "./trace-types.js";
 
 /** Options of {@link hashRecord}. */
@@ -12,11 +12,12 @@ export interface HashRecordOptions {
 }
 
 /**
- * The hash of a trace record: sha256 (hex) of the canonical JSON of `{ seq, kind, data, prevHash }`.
+ * The hash of a trace record: sha256 (hex) of the canonical JSON of `{ seq, kind, data, prevHash }`. Needs
+ * node:crypto, or `loadSha256()` finished where there is none (see util/sha256-hex.ts).
  */
 export function hashRecord({ seq, kind, data, prevHash }: HashRecordOptions): string {
   const dataJson = data instanceof RawJson ? data.json : canonicalJson(data);
   // The canonical form of { seq, kind, data, prevHash }: keys in sorted order.
   const text = `{"data":${dataJson},"kind":${JSON.stringify(kind)},"prevHash":${JSON.stringify(prevHash)},"seq":${canonicalJson(seq)}}`;
-  return createHash("sha256").update(text).digest("hex");
+  return sha256Hex(text);
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../loop/agent-event.js";
+import { loadSha256 } from "../util/sha256-hex.js";
 import type { TraceRecorder } from "./trace-recorder.js";
 import type { Trace } from "./trace-types.js";
 
@@ -20,6 +21,9 @@ export async function* traceEvents<R>({
 }: TraceEventsOptions<R>): AsyncGenerator<AgentEvent, R & { trace: Trace }> {
   let done = false;
   try {
+    // Where there is no node:crypto (a browser), SHA-256 loads before the run starts.
+    await loadSha256();
+    recorder.hashPending();
     while (true) {
       const next = await events.next();
       if (next.done) {

@@ -8,6 +8,7 @@ import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { toRecordedError, toRecordedRequest, toRecordedResponse } from "../run-log/recorded-model-call.js";
 import { observationContent } from "../tools/observation-content.js";
 import { canonicalJson, RawJson } from "../util/canonical-json.js";
+import { canSha256 } from "../util/sha256-hex.js";
 import { hashRecord } from "./hash-record.js";
 import { toolFailureOf } from "./tool-failure-of.js";
 import {
@@ -42,7 +43,8 @@ export interface TraceRecorderOptions {
  * got it, content parts included, with the structured `failure` of a tool that threw, returned an
  * unserialisable value or timed out); `finish` returns the trace. Each record is hashed once, when it is
  * added; a message is serialised once however many requests repeat it. Records added after `finish` are
- * ignored.
+ * ignored. Where the runtime has no node:crypto (a browser), records are hashed once `loadSha256()` has
+ * finished (the agent awaits it before a traced run's first event), at the latest by `finish`.
  *
  * @example
  * const recorder = new TraceRecorder({ input, messages: [], model: "openai:gpt-4o-mini", tools: [] });
@@ -57,6 +59,8 @@ export class TraceRecorder {
   private finished = false;
   /** Canonical JSON of messages already serialised (messages are immutable once in a history). */
   private readonly messageJson = new WeakMap<object, string>();
+  /** The canonical JSON of records not hashed yet (only where hashing waits for `loadSha256`). */
+  private unhashed: string[] = [];
 
   constructor(options: TraceRecorderOptions) {
     if (options === null || typeof options !== "object") {
@@ -141,6 +145,7 @@ export class TraceRecorder {
 
   /** Ends the recording and returns the trace. Later calls return the same trace; later records are ignored. */
   finish(): Trace {
+    this.hashPending();
     this.finished = true;
     return { version: TRACE_VERSION, records: this.records };
   }
@@ -225,9 +230,34 @@ export class TraceRecorder {
   private append<K extends TraceRecordKind>(kind: K, data: TraceRecordDataMap[K], json: string): void {
     if (this.finished) return;
     const seq = this.records.length;
+    if (this.unhashed.length > 0 || !canSha256()) {
+      this.records.push({ seq, kind, data, prevHash: "", hash: "" } as TraceRecord);
+      this.unhashed.push(json);
+      return;
+    }
     const prevHash = this.prevHash;
     const hash = hashRecord({ seq, kind, data: new RawJson(json), prevHash });
     this.records.push({ seq, kind, data, prevHash, hash } as TraceRecord);
     this.prevHash = hash;
+  }
+
+  /** Hashes the records added before SHA-256 was available, in order (a no-op where node:crypto is). */
+  hashPending(): void {
+    const pending = this.unhashed;
+    if (pending.length === 0) return;
+    const first = this.records.length - pending.length;
+    for (let i = 0; i < pending.length; i++) {
+      const record = this.records[first + i] as TraceRecord;
+      const prevHash = this.prevHash;
+      const hash = hashRecord({
+        seq: record.seq,
+        kind: record.kind,
+        data: new RawJson(pending[i] ?? ""),
+        prevHash,
+      });
+      Object.assign(record, { prevHash, hash });
+      this.prevHash = hash;
+    }
+    this.unhashed = [];
   }
 }

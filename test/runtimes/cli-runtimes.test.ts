@@ -1,8 +1,10 @@
 // The runtime matrix for runtimes that run a script (each a child process): the built package runs a full tool
-// loop against the local mock OpenAI server in a consumer project. Node (this process's `node`) from ESM and
-// from CommonJS (`require`, Node >= 20.19); Bun (`bun run`) and Deno (`deno run -A`: Deno 2 reads the project's
-// package.json and resolves `agentloop` from the node_modules beside it), both from the npm registry. A runtime
-// is skipped only when its binary is missing, with a printed reason.
+// loop against the local mock OpenAI server in a consumer project. Node 20 (this process's `node`) and Node 22
+// (fetched on demand from the npm registry's `node-<platform>-<arch>@22` package into
+// node_modules/.cache/agentloop-runtimes/node22 and reused from there), each from ESM and from CommonJS
+// (`require`, Node >= 20.19); Bun (`bun run`) and Deno (`deno run -A`: Deno 2 reads the project's package.json
+// and resolves `agentloop` from the node_modules beside it), both from the npm registry. A runtime is skipped
+// only when its binary is missing or cannot be fetched, with a printed reason.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MockOpenAIServer } from "../../src/testing/mock-openai-server.js";
@@ -13,6 +15,7 @@ import {
   expectToolLoopRequests,
   localBinary,
   makeRuntimeConsumer,
+  obtainNodeBinary,
   parseRunOutput,
   type RuntimeConsumer,
   runChild,
@@ -22,31 +25,46 @@ import {
 interface RuntimeCase {
   name: string;
   command: string | undefined;
+  /** Why the runtime is skipped, when `command` is undefined. */
+  missing?: string;
   file: string;
   script: (options: { baseURL: string }) => string;
   args: (file: string) => string[];
   env?: (dir: string) => Record<string, string>;
 }
 
-const node = process.versions.node;
-// The issue asks for Node 20 and 22; only the local `node` is tested (no other version is installed here).
-console.warn(`runtime matrix: Node ${node} only (another major version is not installed)`);
+/** Both Node cases (ESM and CommonJS) for one binary. */
+function nodeCases(options: { label: string; command: string | undefined; missing?: string }): RuntimeCase[] {
+  const shared = { command: options.command, args: (f: string) => ["--no-warnings", f] };
+  const missing = options.missing !== undefined ? { missing: options.missing } : {};
+  return [
+    {
+      name: `${options.label} (ESM import)`,
+      file: "agent.mjs",
+      script: esmAgentScript,
+      ...shared,
+      ...missing,
+    },
+    {
+      name: `${options.label} (CommonJS require)`,
+      file: "agent.cjs",
+      script: cjsAgentScript,
+      ...shared,
+      ...missing,
+    },
+  ];
+}
+
+// The local `node` is one major version; the other one of the pair (20 and 22) comes from the npm registry.
+const localMajor = Number(process.versions.node.split(".")[0]);
+const otherMajor = localMajor === 22 ? 20 : 22;
+const other = await obtainNodeBinary({ major: otherMajor, timeoutMs: 120_000 });
 
 const CASES: RuntimeCase[] = [
-  {
-    name: `Node ${node} (ESM import)`,
-    command: process.execPath,
-    file: "agent.mjs",
-    script: esmAgentScript,
-    args: (f) => ["--no-warnings", f],
-  },
-  {
-    name: `Node ${node} (CommonJS require)`,
-    command: process.execPath,
-    file: "agent.cjs",
-    script: cjsAgentScript,
-    args: (f) => ["--no-warnings", f],
-  },
+  ...nodeCases({ label: `Node ${process.versions.node}`, command: process.execPath }),
+  ...("path" in other
+    ? nodeCases({ label: `Node ${other.version.slice(1)}`, command: other.path })
+    : nodeCases({ label: `Node ${otherMajor}`, command: undefined, missing: other.reason })),
   {
     name: "Bun (bun run)",
     command: localBinary("bun"),
@@ -67,7 +85,7 @@ const CASES: RuntimeCase[] = [
 
 for (const c of CASES) {
   if (c.command === undefined)
-    console.warn(`runtime matrix: ${c.name} skipped: its binary is missing (npm install)`);
+    console.warn(`runtime matrix: ${c.name} skipped: ${c.missing ?? "its binary is missing (npm install)"}`);
 }
 
 let consumer: RuntimeConsumer;

@@ -2,7 +2,16 @@
 // package, the mock OpenAI server scripted for one tool call then an answer, the agent script every runtime
 // runs, and a child-process runner. `npm test` builds dist/ before vitest runs.
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
@@ -158,4 +167,69 @@ export function runChild(options: {
 export function parseRunOutput(stdout: string): { stopReason: string; text: string } {
   const line = stdout.trim().split("\n").at(-1) ?? "";
   return JSON.parse(line) as { stopReason: string; text: string };
+}
+
+/** Where runtimes fetched on demand are kept between runs (inside node_modules/, which git ignores). */
+export const RUNTIME_CACHE = join(REPO_ROOT, "node_modules", ".cache", "agentloop-runtimes");
+
+/** A Node binary of another major version: its path and `--version`, or why it could not be obtained. */
+export type NodeBinary = { path: string; version: string } | { reason: string };
+
+/**
+ * A Node binary of major version `major`, from the npm registry's `node-<platform>-<arch>` package (the binary
+ * is its `bin/node`; `npm pack` fetches the tarball without running any install script), extracted into
+ * RUNTIME_CACHE/node<major> and reused from there on later runs. Never throws: a failure (offline, no package
+ * for this platform, `timeoutMs` spent, 120 s by default) comes back as `{ reason }`.
+ */
+export async function obtainNodeBinary(options: { major: number; timeoutMs?: number }): Promise<NodeBinary> {
+  const { major } = options;
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  const remaining = () => Math.max(1, deadline - Date.now());
+  const binary = join("bin", process.platform === "win32" ? "node.exe" : "node");
+  const dir = join(RUNTIME_CACHE, `node${major}`);
+  const versionOf = async (path: string) => {
+    const version = (
+      await runChild({ command: path, args: ["--version"], cwd: REPO_ROOT, timeoutMs: remaining() })
+    ).trim();
+    if (!version.startsWith(`v${major}.`)) throw new Error(`${path} is ${version}, not Node ${major}`);
+    return version;
+  };
+  const cached = join(dir, binary);
+  if (existsSync(cached)) {
+    try {
+      return { path: cached, version: await versionOf(cached) };
+    } catch {
+      // A broken or wrong cache entry: fetched again below.
+    }
+  }
+  const spec = `node-${process.platform === "win32" ? "win" : process.platform}-${process.arch}@${major}`;
+  mkdirSync(RUNTIME_CACHE, { recursive: true });
+  const work = mkdtempSync(join(RUNTIME_CACHE, `.node${major}-`));
+  try {
+    const packed = await runChild({
+      command: process.platform === "win32" ? "npm.cmd" : "npm",
+      args: ["pack", spec, "--json", "--ignore-scripts", "--pack-destination", work],
+      cwd: work,
+      timeoutMs: remaining(),
+    });
+    const [entry] = JSON.parse(packed) as { filename?: string }[];
+    if (entry?.filename === undefined) throw new Error(`npm pack ${spec} printed no file name`);
+    const member = `package/${binary.replaceAll("\\", "/")}`;
+    await runChild({
+      command: "tar",
+      args: ["-xzf", join(work, entry.filename), "-C", work, member],
+      cwd: work,
+      timeoutMs: remaining(),
+    });
+    const version = await versionOf(join(work, "package", binary));
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(join(work, "package"), dir);
+    return { path: cached, version };
+  } catch (error) {
+    const timedOut = Date.now() >= deadline ? `timed out after ${options.timeoutMs ?? 120_000} ms: ` : "";
+    const message = timedOut + (error instanceof Error ? error.message : String(error));
+    return { reason: `${spec} could not be obtained from the npm registry: ${message.split("\n")[0]}` };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

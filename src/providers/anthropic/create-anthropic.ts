@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
 import { resolveResponseLimits } from "../../http/response-limits.js";
 import { resolveRetryPolicy } from "../../http/retry-policy.js";
+import { readEnv } from "../../util/read-env.js";
 import type { HttpProviderOptions } from "../http-provider-options.js";
 import { resolveAnthropicPromptCaching } from "./add-cache-breakpoints.js";
 import { AnthropicMessagesModel } from "./anthropic-messages-model.js";
@@ -64,7 +65,7 @@ function invalid(argument: string, message: string, cause?: unknown): InvalidArg
 }
 
 function resolveBaseURL(given: string | undefined): string {
-  const fromEnv = process.env.ANTHROPIC_BASE_URL;
+  const fromEnv = readEnv("ANTHROPIC_BASE_URL");
   const value = given ?? fromEnv ?? DEFAULT_ANTHROPIC_BASE_URL;
   const argument = given === undefined && fromEnv !== undefined ? "ANTHROPIC_BASE_URL" : "baseURL";
   let url: URL;
@@ -140,7 +141,7 @@ export function createAnthropic(options: AnthropicProviderOptions = {}): Anthrop
   if (typeof structuredOutput !== "boolean") throw invalid("structuredOutput", "expected a boolean");
   const config = {
     baseURL,
-    apiKey: apiKey !== undefined ? () => apiKey : () => process.env.ANTHROPIC_API_KEY,
+    apiKey: apiKey !== undefined ? () => apiKey : () => readEnv("ANTHROPIC_API_KEY"),
     headers: resolveHeaders(options.headers),
     client: fetchImpl !== undefined ? createFetchHttpClient(fetchImpl) : getDefaultHttpClient(),
     retry: resolveRetryPolicy(options.retry),

@@ -1,6 +1,7 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "../../http/http-client.js";
 import { redactCredentials } from "../../http/redact-credentials.js";
+import { readEnv } from "../../util/read-env.js";
 
 /** AWS credentials (as the AWS SDK's credential providers return them; extra fields are ignored). */
 export interface BedrockCredentials {
@@ -64,10 +65,10 @@ function checkCredentials(value: unknown, url: string): BedrockCredentials {
 }
 
 function credentialsFromEnv(): BedrockCredentials | undefined {
-  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
+  const accessKeyId = readEnv("AWS_ACCESS_KEY_ID");
+  const secretAccessKey = readEnv("AWS_SECRET_ACCESS_KEY");
   if (!accessKeyId || !secretAccessKey) return undefined;
-  const sessionToken = process.env.AWS_SESSION_TOKEN;
+  const sessionToken = readEnv("AWS_SESSION_TOKEN");
   return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) };
 }
 
@@ -89,7 +90,7 @@ async function resolveAuth(config: BedrockAuthConfig, url: string): Promise<Auth
     }
     return { credentials: checkCredentials(value, url) };
   }
-  const token = process.env.AWS_BEARER_TOKEN_BEDROCK;
+  const token = readEnv("AWS_BEARER_TOKEN_BEDROCK");
   if (token) return { bearer: token };
   const fromEnv = credentialsFromEnv();
   return fromEnv === undefined ? undefined : { credentials: fromEnv };

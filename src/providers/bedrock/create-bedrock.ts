@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
 import { resolveResponseLimits } from "../../http/response-limits.js";
 import { resolveRetryPolicy } from "../../http/retry-policy.js";
+import { readEnv } from "../../util/read-env.js";
 import type { HttpProviderOptions } from "../http-provider-options.js";
 import { type BedrockCredentialsSource, createBedrockAuthClient } from "./bedrock-auth.js";
 import { BedrockConverseModel } from "./bedrock-converse-model.js";
@@ -69,8 +70,8 @@ function invalid(argument: string, message: string, cause?: unknown): InvalidArg
 }
 
 function resolveBaseURL(given: string | undefined): string | undefined {
-  const serviceEnv = process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME || undefined;
-  const globalEnv = process.env.AWS_ENDPOINT_URL || undefined;
+  const serviceEnv = readEnv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME") || undefined;
+  const globalEnv = readEnv("AWS_ENDPOINT_URL") || undefined;
   const value = given ?? serviceEnv ?? globalEnv;
   if (value === undefined) return undefined;
   const argument =
@@ -170,7 +171,7 @@ export function createBedrock(options: BedrockProviderOptions = {}): BedrockProv
   const headers = resolveHeaders(options.headers);
   const given = options.region;
   const region = (): string | undefined =>
-    given ?? (process.env.AWS_REGION || undefined) ?? (process.env.AWS_DEFAULT_REGION || undefined);
+    given ?? (readEnv("AWS_REGION") || undefined) ?? (readEnv("AWS_DEFAULT_REGION") || undefined);
   const transport =
     options.fetch !== undefined ? createFetchHttpClient(options.fetch) : getDefaultHttpClient();
   const config = {

@@ -3,6 +3,7 @@ import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js
 import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import { latin1Bytes } from "../../util/base64.js";
 import { checkToolCallSlot } from "../check-tool-call-slot.js";
 import type {
   BedrockWireBlock,
@@ -90,7 +91,7 @@ export async function* readBedrockStream(
   const decoder = new EventStreamDecoder({ url, maxMessageBytes: limits?.maxSseEventBytes });
   try {
     for await (const chunk of body) {
-      for (const message of decoder.push(Buffer.from(chunk, "latin1"))) yield* handleMessage(state, message);
+      for (const message of decoder.push(latin1Bytes(chunk))) yield* handleMessage(state, message);
     }
   } catch (error) {
     if (!state.stopped || AbortError.isInstance(error)) throw error;

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
 import { resolveResponseLimits } from "../../http/response-limits.js";
 import { resolveRetryPolicy } from "../../http/retry-policy.js";
+import { readEnv } from "../../util/read-env.js";
 import type { HttpProviderOptions } from "../http-provider-options.js";
 import { GoogleGeminiModel } from "./google-gemini-model.js";
 import {
@@ -59,7 +60,7 @@ function invalid(argument: string, message: string, cause?: unknown): InvalidArg
 }
 
 function resolveBaseURL(given: string | undefined): string {
-  const fromEnv = process.env.GOOGLE_BASE_URL;
+  const fromEnv = readEnv("GOOGLE_BASE_URL");
   const value = given ?? fromEnv ?? DEFAULT_GOOGLE_BASE_URL;
   const argument = given === undefined && fromEnv !== undefined ? "GOOGLE_BASE_URL" : "baseURL";
   let url: URL;
@@ -99,7 +100,7 @@ function resolveTimeout(value: unknown): number {
 /** The key of a request: the option, else `GOOGLE_GENERATIVE_AI_API_KEY`, else `GEMINI_API_KEY`. */
 function keyReader(apiKey: string | undefined): () => string | undefined {
   if (apiKey !== undefined) return () => apiKey;
-  return () => process.env.GOOGLE_GENERATIVE_AI_API_KEY || process.env.GEMINI_API_KEY;
+  return () => readEnv("GOOGLE_GENERATIVE_AI_API_KEY") || readEnv("GEMINI_API_KEY");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
+import { readEnv } from "../../util/read-env.js";
 import type { OpenAIRequestHeadersArgs } from "./openai-compatible-quirks.js";
 
 /** Options of {@link compatibleRequestHeaders}. */
@@ -34,7 +35,7 @@ export function compatibleRequestHeaders(
       accept: stream ? "text/event-stream" : "application/json",
     };
     for (const [header, variable] of defaults) {
-      const value = process.env[variable];
+      const value = readEnv(variable);
       if (value !== undefined && value !== "") result[header] = value;
     }
     const token = bearerToken?.();

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient } from "../../http/http-client.js";
 import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { environment, readEnv } from "../../util/read-env.js";
 import { resolveHeaders, resolveTimeout } from "../openai/create-openai.js";
 import { OpenAIChatModel, type OpenAIChatModelConfig } from "../openai/openai-chat-model.js";
 import { isRetryableOpenAIStatus } from "../openai/parse-openai-error.js";
@@ -146,7 +147,7 @@ function checkOptions(options: OpenAICompatibleProviderOptions): void {
 /** The preset's base URL: the option, else its variable, else its default. */
 function presetBaseURL(preset: OpenAICompatiblePreset, given: string | undefined): string {
   if (given !== undefined) return checkURL(given, "baseURL");
-  const fromEnv = process.env[preset.baseURLVariable];
+  const fromEnv = readEnv(preset.baseURLVariable);
   if (fromEnv !== undefined && fromEnv !== "") return checkURL(fromEnv, preset.baseURLVariable);
   return preset.baseURL;
 }
@@ -154,8 +155,8 @@ function presetBaseURL(preset: OpenAICompatiblePreset, given: string | undefined
 /** Azure's resource endpoint: `baseURL`, `resourceName`, `AZURE_OPENAI_ENDPOINT`, `AZURE_OPENAI_RESOURCE_NAME`. */
 function azureEndpoint(options: OpenAICompatibleProviderOptions): string {
   if (options.baseURL !== undefined) return checkURL(options.baseURL, "baseURL");
-  const name = options.resourceName ?? nonEmpty(process.env.AZURE_OPENAI_RESOURCE_NAME);
-  const fromEnv = nonEmpty(process.env.AZURE_OPENAI_ENDPOINT);
+  const name = options.resourceName ?? nonEmpty(readEnv("AZURE_OPENAI_RESOURCE_NAME"));
+  const fromEnv = nonEmpty(readEnv("AZURE_OPENAI_ENDPOINT"));
   if (options.resourceName === undefined && fromEnv !== undefined)
     return checkURL(fromEnv, "AZURE_OPENAI_ENDPOINT");
   if (name !== undefined) {
@@ -212,7 +213,7 @@ function presetEndpoint(
   const baseURL = azureEndpoint(options);
   const route = resolveAzureOpenAIRoute({
     endpoint: baseURL,
-    apiVersion: options.apiVersion ?? nonEmpty(process.env.AZURE_OPENAI_API_VERSION),
+    apiVersion: options.apiVersion ?? nonEmpty(readEnv("AZURE_OPENAI_API_VERSION")),
   });
   const { entraToken } = options;
   quirks.chatURL = route.chatURL;
@@ -225,7 +226,7 @@ function presetEndpoint(
     bearerToken:
       typeof entraToken === "function"
         ? entraToken
-        : () => entraToken ?? nonEmpty(process.env.AZURE_OPENAI_AD_TOKEN),
+        : () => entraToken ?? nonEmpty(readEnv("AZURE_OPENAI_AD_TOKEN")),
   });
   return { baseURL, quirks };
 }
@@ -263,7 +264,7 @@ export function createOpenAICompatible(options: OpenAICompatibleProviderOptions)
   const config: OpenAIChatModelConfig = {
     name: options.name ?? name,
     baseURL,
-    apiKey: apiKey !== undefined ? () => apiKey : () => presetKey(preset, process.env),
+    apiKey: apiKey !== undefined ? () => apiKey : () => presetKey(preset, environment()),
     headers: resolveHeaders(options.headers),
     client: fetchImpl !== undefined ? createFetchHttpClient(fetchImpl) : getDefaultHttpClient(),
     retry: resolveRetryPolicy(options.retry),

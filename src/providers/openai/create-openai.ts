@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { createFetchHttpClient, getDefaultHttpClient, type HttpClient } from "../../http/http-client.js";
 import { type ResponseLimits, resolveResponseLimits } from "../../http/response-limits.js";
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
+import { readEnv } from "../../util/read-env.js";
 import { OpenAIResponsesModel } from "../openai-responses/openai-responses-model.js";
 import { OpenAIChatModel } from "./openai-chat-model.js";
 import { withPromptCacheFields } from "./with-prompt-cache-fields.js";
@@ -89,9 +90,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function resolveBaseURL(given: string | undefined): string {
-  const value = given ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  const value = given ?? readEnv("OPENAI_BASE_URL") ?? "https://api.openai.com/v1";
   const argument =
-    given === undefined && process.env.OPENAI_BASE_URL !== undefined ? "OPENAI_BASE_URL" : "baseURL";
+    given === undefined && readEnv("OPENAI_BASE_URL") !== undefined ? "OPENAI_BASE_URL" : "baseURL";
   let url: URL;
   try {
     url = new URL(value);
@@ -179,7 +180,7 @@ export function createOpenAI(options: OpenAIProviderOptions = {}): OpenAIProvide
   const limits = resolveResponseLimits(options.limits);
   const client: HttpClient =
     fetchImpl !== undefined ? createFetchHttpClient(fetchImpl) : getDefaultHttpClient();
-  const readKey = apiKey !== undefined ? () => apiKey : () => process.env.OPENAI_API_KEY;
+  const readKey = apiKey !== undefined ? () => apiKey : () => readEnv("OPENAI_API_KEY");
   const config = {
     name,
     baseURL,
