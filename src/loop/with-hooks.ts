@@ -36,31 +36,57 @@ export function withHooks(
   return callHooks(events, hooks, Object.freeze({ ...run }));
 }
 
+/** Reports a hook that threw or rejected as a non-fatal `error` event. */
+function hookError(hook: string, error: unknown, turn: number): AgentEvent {
+  return createEvent("error", turn, {
+    name: "HookError",
+    message: `${hook} failed: ${describeError(error).message}`,
+    fatal: false,
+  });
+}
+
+/**
+ * Calls one hook with `event` (and `run`): a synchronous throw is returned as an error event; a returned
+ * thenable's rejection is pushed onto `late`. No closure per call: this runs for every event of every run.
+ */
+function callHook<E extends AgentEvent>(
+  hook: string,
+  fn: (event: E, run: HookRun) => void | Promise<void>,
+  options: { event: E; run: HookRun; late: AgentEvent[] },
+): AgentEvent | undefined {
+  const { event, run, late } = options;
+  try {
+    const result: unknown = fn(event, run);
+    // Any object may be a thenable (a Promise, or one whose `then` throws): Promise.resolve adopts it and
+    // turns every failure, synchronous or not, into a rejection that is caught here.
+    if ((typeof result === "object" && result !== null) || typeof result === "function") {
+      const turn = event.turn;
+      Promise.resolve(result).then(undefined, (error: unknown) => late.push(hookError(hook, error, turn)));
+    }
+    return undefined;
+  } catch (error) {
+    return hookError(hook, error, event.turn);
+  }
+}
+
+/** The failures of this event's hooks (`undefined` while there are none: the common case allocates nothing). */
+function addFailure(
+  failures: AgentEvent[] | undefined,
+  failure: AgentEvent | undefined,
+): AgentEvent[] | undefined {
+  if (failure === undefined) return failures;
+  if (failures === undefined) return [failure];
+  failures.push(failure);
+  return failures;
+}
+
 async function* callHooks(
   events: AsyncGenerator<AgentEvent, unknown>,
   hooks: AgentHooks,
   run: HookRun,
 ): AsyncGenerator<AgentEvent, unknown> {
   const late: AgentEvent[] = [];
-  const report = (hook: string, error: unknown, turn: number): AgentEvent =>
-    createEvent("error", turn, {
-      name: "HookError",
-      message: `${hook} failed: ${describeError(error).message}`,
-      fatal: false,
-    });
-  const call = (hook: string, fn: () => void | Promise<void>, turn: number): AgentEvent | undefined => {
-    try {
-      const result: unknown = fn();
-      // Any object may be a thenable (a Promise, or one whose `then` throws): Promise.resolve adopts it and
-      // turns every failure, synchronous or not, into a rejection that is caught here.
-      if ((typeof result === "object" && result !== null) || typeof result === "function") {
-        Promise.resolve(result).then(undefined, (error: unknown) => late.push(report(hook, error, turn)));
-      }
-      return undefined;
-    } catch (error) {
-      return report(hook, error, turn);
-    }
-  };
+  const { onEvent, onToolStart, onToolEnd } = hooks;
   let done = false;
   try {
     while (true) {
@@ -70,26 +96,26 @@ async function* callHooks(
         return next.value;
       }
       const event = next.value;
-      const failures: AgentEvent[] = [];
-      const { onEvent, onToolStart, onToolEnd } = hooks;
-      const push = (failure: AgentEvent | undefined) => failure !== undefined && failures.push(failure);
+      const call = { event, run, late };
+      let failures: AgentEvent[] | undefined;
       // A sub-agent's tool calls are its own (its hooks saw them); onEvent sees every event of the stream.
       const own = event.agent === undefined;
       if (own && event.type === "action" && onToolStart)
-        push(call("onToolStart", () => onToolStart(event), event.turn));
+        failures = addFailure(failures, callHook("onToolStart", onToolStart, { ...call, event }));
       if (own && event.type === "observation" && onToolEnd)
-        push(call("onToolEnd", () => onToolEnd(event), event.turn));
-      if (onEvent) push(call("onEvent", () => onEvent(event, run), event.turn));
-      // Keep loop_end last: report hook failures before it.
+        failures = addFailure(failures, callHook("onToolEnd", onToolEnd, { ...call, event }));
+      if (onEvent) failures = addFailure(failures, callHook("onEvent", onEvent, call));
+      // Keep loop_end last: report hook failures before it. (Each `yield*` is guarded: delegating to an empty
+      // array still costs an iterator and a hop per event.)
       if (own && event.type === "loop_end") {
-        yield* late.splice(0);
-        yield* failures;
+        if (late.length > 0) yield* late.splice(0);
+        if (failures !== undefined) yield* failures;
         yield event;
         continue;
       }
       yield event;
-      yield* late.splice(0);
-      yield* failures;
+      if (late.length > 0) yield* late.splice(0);
+      if (failures !== undefined) yield* failures;
     }
   } finally {
     // Closed early or failed: close the run too, so its own cleanup (the session lock) runs.

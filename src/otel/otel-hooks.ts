@@ -33,8 +33,7 @@ export interface OtelHooksOptions {
  * call a `chat` span (model, token usage, `agentloop.cost.usd`, finish reasons, retries as span events,
  * errors as status), each tool call an `execute_tool` span; a sub-agent's (`agent.asTool`) `invoke_agent`
  * span nests under the `execute_tool` span of its call. Times are the events' timestamps. With no tracer
- * provider registered, the tracer is a no-op: the first span of a run reports it does not record, and every
- * later event of the run costs one map lookup. A failure here never breaks the run (hooks are isolated).
+ * provider registered, a run costs one check at its start and one map lookup per event (nothing is made). A failure here never breaks the run (hooks are isolated).
  * Concurrent runs of one agent each get their own spans (the hooks keep state per run); two calls of one
  * sub-agent running at the same time inside one run are told apart by their tasks (docs/observability.md).
  */
@@ -48,6 +47,8 @@ export function otelHooks(options: OtelHooksOptions = {}): Required<Pick<AgentHo
   const onEvent = (event: AgentEvent, run: HookRun = NO_RUN): void => {
     if (event.type === "loop_start" && event.agent === undefined) {
       const provider = options.tracerProvider ?? trace.getTracerProvider();
+      // Nothing registered: the run is not traced, and costs nothing more than this check.
+      if (isUnregistered(provider)) return;
       histograms ??= createHistograms(options.meterProvider);
       runs.set(
         run,
@@ -66,6 +67,17 @@ export function otelHooks(options: OtelHooksOptions = {}): Required<Pick<AgentHo
     if (!spans.active) runs.delete(run);
   };
   return { onEvent };
+}
+
+/**
+ * Whether `provider` is @opentelemetry/api's global proxy with no provider registered behind it (every tracer
+ * it gives is a no-op). Duck-typed: a provider without `getDelegateTracer` is taken as registered.
+ */
+function isUnregistered(provider: TracerProvider): boolean {
+  const proxy = provider as { getDelegateTracer?: (name: string) => unknown };
+  return (
+    typeof proxy.getDelegateTracer === "function" && proxy.getDelegateTracer(OTEL_SCOPE_NAME) === undefined
+  );
 }
 
 /** The run of a caller that gives none (an `onEvent` called by hand). */
