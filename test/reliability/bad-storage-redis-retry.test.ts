@@ -102,14 +102,14 @@ describe("RedisStore behind a proxy that delays a reply past the command timeout
       { text: "You rolled 4." },
     ]);
     const agent = new Agent({ model, store, tools: [roll] });
-    proxy.armOnce(["evalsha", `${prefix}session:${sessionId}`], 300);
+    proxy.armOnce(["evalsha", store.listKey(sessionId)], 300);
     const result = await agent.run("Roll a die.", { sessionId });
     expect(proxy.delayed).toBe(1);
     expect(result.stopReason).toBe("completed");
 
     const direct = new Redis({ host: "127.0.0.1", port: 6379 });
     const stored = (await store.load(sessionId))?.messages ?? [];
-    const raw = await direct.lrange(`${prefix}session:${sessionId}`, 0, -1);
+    const raw = await direct.lrange(store.listKey(sessionId), 0, -1);
     await direct.del(...(await direct.keys(`${prefix}*`)));
     await direct.quit();
     await store.close();

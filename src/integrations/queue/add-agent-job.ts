@@ -1,5 +1,5 @@
 import { Job, type JobsOptions, type Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { type AgentJobData, type QueueKeyspace, resumeJobId } from "./agent-job.js";
 import type { RunSummary } from "./durable-api.js";
 import { SessionOrder } from "./session-order.js";
@@ -14,8 +14,8 @@ export interface AddAgentJobOptions {
 }
 
 /** The queue's own client (BullMQ types it as its minimal interface; it is an ioredis client). */
-async function clientOf(queue: Queue<AgentJobData, RunSummary>): Promise<Redis> {
-  return (await queue.client) as unknown as Redis;
+async function clientOf(queue: Queue<AgentJobData, RunSummary>): Promise<RedisClient> {
+  return (await queue.client) as unknown as RedisClient;
 }
 
 /** The key counting the resume jobs of a run: `<prefix>:<name>:resumes:<runId>`. */

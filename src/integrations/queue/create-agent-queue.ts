@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { Queue, QueueEvents } from "bullmq";
-import { Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { RunFailedError } from "../../errors/run-failed-error.js";
 import { RunTimeoutError } from "../../errors/run-timeout-error.js";
@@ -22,6 +21,7 @@ import { RedisJournal, type RunJournal, type RunSummary } from "./durable-api.js
 import {
   type AgentQueueConnection,
   bullConnection,
+  checkClusterKeyspace,
   openProducerClient,
   openQueueClient,
   type QueueClient,
@@ -40,7 +40,7 @@ export interface AgentQueueOptions extends QueueSteeringOptions {
   connection: AgentQueueConnection;
   /** The queue name; workers of the same name run its jobs. Default `"agentloop"`. */
   name?: string;
-  /** BullMQ's key prefix. Default `"bull"`. */
+  /** BullMQ's key prefix. Default `"bull"`. On a Redis Cluster it must hold a hash tag: `"{agentloop}"`. */
   prefix?: string;
   /** How often a failing job is tried (a crash is a stall, not a failed attempt). Default 3. */
   attempts?: number;
@@ -174,8 +174,9 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
     name: options.name ?? DEFAULT_QUEUE_NAME,
   };
+  checkClusterKeyspace(options.connection, keyspace);
   const connection = bullConnection(options.connection);
-  const producer = options.connection instanceof Redis ? undefined : openProducerClient(options.connection);
+  const producer = openProducerClient(options.connection);
   const queue = new Queue<AgentJobData, RunSummary>(keyspace.name, {
     connection: producer?.client ?? options.connection,
     prefix: keyspace.prefix,

@@ -14,7 +14,12 @@ import {
 } from "./agent-job.js";
 import { RedisJournal, type RunJournal, type RunSummary } from "./durable-api.js";
 import { createJobProcessor } from "./process-agent-job.js";
-import { type AgentQueueConnection, bullConnection, openQueueClient } from "./queue-connection.js";
+import {
+  type AgentQueueConnection,
+  bullConnection,
+  checkClusterKeyspace,
+  openQueueClient,
+} from "./queue-connection.js";
 import { SessionOrder } from "./session-order.js";
 
 /** Options of {@link createAgentWorker}. */
@@ -27,7 +32,7 @@ export interface AgentWorkerOptions {
   concurrency?: number;
   /** The queue name. Default `"agentloop"`. */
   name?: string;
-  /** BullMQ's key prefix (as given to the queue). Default `"bull"`. */
+  /** BullMQ's key prefix (as given to the queue). Default `"bull"`; on a Redis Cluster, hash-tagged (`"{agentloop}"`). */
   prefix?: string;
   /**
    * Where runs are journaled. Default: a `RedisJournal` on the same Redis under `<prefix>:<name>:durable:`,
@@ -143,6 +148,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
     name: options.name ?? DEFAULT_QUEUE_NAME,
   };
+  checkClusterKeyspace(options.connection, keyspace);
   const redis = openQueueClient({ connection: options.connection });
   const journal =
     options.journal ??

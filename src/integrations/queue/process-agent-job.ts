@@ -1,5 +1,4 @@
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Agent } from "../../agent.js";
 import type { AgentOptions } from "../../agent-options.js";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
@@ -11,6 +10,7 @@ import { createEvent, describeError } from "../../loop/create-event.js";
 import type { SteeringInbox } from "../../loop/steering-inbox.js";
 import type { MessageRedactor } from "../../sessions/open-session-run.js";
 import type { SessionStore } from "../../stores/session-store.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import { type AgentJobData, type QueueKeyspace, runEventsKey } from "./agent-job.js";
 import { DurableRunBusyError, type RunJournal, type RunSummary, toRunSummary } from "./durable-api.js";
 import { closeQueuedSteering } from "./queued-steering.js";
@@ -31,7 +31,7 @@ export interface JobProcessorOptions {
   /** Given to every agent as its `redact` option when set (the worker's `redact`). */
   redactor: MessageRedactor | undefined;
   /** The client events are appended with. */
-  client: Redis;
+  client: RedisClient;
   keyspace: QueueKeyspace;
   /** A run whose session is busy (or not its turn) is tried again after about this long (+ up to 50 %). */
   sessionRetryDelayMs: number;

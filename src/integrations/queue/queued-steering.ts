@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { redisScript, runRedisScript } from "../redis/redis-script.js";
 import type { QueueKeyspace } from "./agent-job.js";
 import type { JournalRecord, RunJournal } from "./durable-api.js";
@@ -70,7 +70,7 @@ return left`);
 
 /** Options of {@link closeQueuedSteering}. */
 export interface CloseQueuedSteeringOptions {
-  client: Redis;
+  client: RedisClient;
   keyspace: QueueKeyspace;
   runId: string;
   /** The run's journal: tells which of the messages left in Redis were added before the worker could ack them. */

@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
 import { AbortError } from "../../errors/abort-error.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
+import type { RedisClient } from "../redis/redis-client.js";
 
 /** How a run's job stands, for a reader that has waited a while without new events. */
 export type RunJobStatus = { finished: false } | { finished: true; failedReason?: string };
@@ -8,7 +8,7 @@ export type RunJobStatus = { finished: false } | { finished: true; failedReason?
 /** Options of {@link readRunEvents}. */
 export interface ReadRunEventsOptions {
   /** A client of its own (XREAD BLOCK holds the connection); closed when the iteration ends. */
-  client: Redis;
+  client: RedisClient;
   close: () => Promise<void>;
   /** The run's stream key. */
   key: string;

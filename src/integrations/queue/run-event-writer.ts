@@ -1,9 +1,9 @@
-import type { Redis } from "ioredis";
 import type { AgentEvent } from "../../loop/agent-event.js";
+import type { RedisClient } from "../redis/redis-client.js";
 
 /** Options of {@link RunEventWriter}. */
 export interface RunEventWriterOptions {
-  client: Redis;
+  client: RedisClient;
   /** The run's stream key (see `runEventsKey`). */
   key: string;
   /** Approximate cap of the stream's length (`XADD MAXLEN ~`). */

@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import { redisScript, runRedisScript } from "../redis/redis-script.js";
 import type { QueueKeyspace } from "./agent-job.js";
 import type { RunJournal } from "./durable-api.js";
@@ -44,7 +44,7 @@ return {1, seq}`);
 
 /** Options of {@link sendSteeringMessage}. */
 export interface SendSteeringMessageOptions {
-  client: Redis;
+  client: RedisClient;
   keyspace: QueueKeyspace;
   /** The key of the run's job (`queue.toKey(runId)`). */
   jobKey: string;

@@ -1,4 +1,5 @@
-import type { ChainableCommander, Redis } from "ioredis";
+import type { ChainableCommander } from "ioredis";
+import type { RedisClient } from "../redis/redis-client.js";
 import { redisScript, runRedisScript } from "../redis/redis-script.js";
 import type { QueueKeyspace } from "./agent-job.js";
 
@@ -20,7 +21,7 @@ return 0`);
 
 /** Options of {@link SessionOrder}. */
 export interface SessionOrderOptions {
-  client: Redis;
+  client: RedisClient;
   keyspace: QueueKeyspace;
   /** The BullMQ state of a run's job (`"unknown"` when there is no such job). */
   jobState: (runId: string) => Promise<string>;

@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
 import { SteeringInbox } from "../../loop/steering-inbox.js";
+import type { RedisClient } from "../redis/redis-client.js";
 import { redisScript, runRedisScript } from "../redis/redis-script.js";
 import type { QueueKeyspace } from "./agent-job.js";
 import type { RunJournal } from "./durable-api.js";
@@ -31,7 +31,7 @@ end`);
 
 /** Options of {@link SteeringDrain}. */
 export interface SteeringDrainOptions {
-  client: Redis;
+  client: RedisClient;
   keyspace: QueueKeyspace;
   runId: string;
   /** The run's journal: its `user_message` records tell which messages earlier attempts added. */

@@ -1,7 +1,7 @@
-import type { Redis } from "ioredis";
+import type { ChainableCommander } from "ioredis";
 
 /** Runs the commands of a MULTI and returns their results, throwing the first command error. */
-export async function execMulti(multi: ReturnType<Redis["multi"]>): Promise<unknown[]> {
+export async function execMulti(multi: ChainableCommander): Promise<unknown[]> {
   const replies = await multi.exec();
   if (replies === null) throw new Error("the transaction was aborted");
   return replies.map(([error, result]) => {

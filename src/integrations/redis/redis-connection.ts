@@ -1,10 +1,15 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { StoreError } from "../../errors/store-error.js";
+import type { RedisClient } from "./redis-client.js";
 
 /** How the Redis stores reach Redis: a client of yours, or a URL they connect to themselves. */
 export interface RedisConnectionOptions {
-  /** A connected (or connecting) ioredis client. The store uses it as it is and never closes it. */
-  client?: Redis;
+  /**
+   * A connected (or connecting) ioredis client: a `Redis`, or a `Cluster` for a Redis Cluster (every command
+   * then touches the keys of one session or one run only; see docs/deployment.md). The store uses it as it is
+   * and never closes it.
+   */
+  client?: RedisClient;
   /** Where to connect when no `client` is given (default `redis://127.0.0.1:6379`). */
   url?: string;
 }
@@ -33,7 +38,9 @@ const READY_TIMEOUT_MS = 5_000;
 /** A Redis client shared by a store's operations, created lazily, closed only when the store created it. */
 export class RedisConnection {
   /** The client. */
-  readonly client: Redis;
+  readonly client: RedisClient;
+  /** The client the store created itself (from `url`), if it did. */
+  private readonly own: Redis | undefined;
   private readonly owned: boolean;
   private connecting: Promise<void> | undefined;
   private closed = false;
@@ -42,20 +49,23 @@ export class RedisConnection {
   constructor(options: RedisConnectionOptions) {
     if (options.client !== undefined) {
       this.client = options.client;
+      this.own = undefined;
       this.owned = false;
     } else {
-      this.client = new Redis(options.url ?? "redis://127.0.0.1:6379", OWNED_CLIENT_OPTIONS);
+      const own = new Redis(options.url ?? "redis://127.0.0.1:6379", OWNED_CLIENT_OPTIONS);
       // Connection errors reach callers as rejected commands; without a listener ioredis would log them.
       // The last one is kept for the message of a failed connect (ioredis itself only says "Connection is closed").
-      this.client.on("error", (error: Error) => {
+      own.on("error", (error: Error) => {
         this.lastError = error;
       });
+      this.client = own;
+      this.own = own;
       this.owned = true;
     }
   }
 
   /** The client, connecting it first when the store owns it and it is not connected. */
-  async ready(operation: string): Promise<Redis> {
+  async ready(operation: string): Promise<RedisClient> {
     if (this.closed) throw new StoreError({ message: "The Redis store is closed", operation });
     const { status } = this.client;
     if (this.owned && (status === "wait" || status === "end") && this.connecting === undefined) {
@@ -73,7 +83,7 @@ export class RedisConnection {
   }
 
   private address(): string {
-    return `Redis at ${this.client.options.host}:${this.client.options.port}`;
+    return `Redis at ${this.own?.options.host}:${this.own?.options.port}`;
   }
 
   /**

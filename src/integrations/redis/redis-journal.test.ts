@@ -43,13 +43,13 @@ describe("RedisJournal", () => {
     const journal = new RedisJournal({ client: admin, prefix });
     await journal.append("r1", [start("r1"), response(0)]);
     await journal.append("r1", [end("r1")]);
-    const entries = await admin.lrange(`${prefix}journal:r1`, 0, -1);
+    const entries = await admin.lrange(`${prefix}journal:{r1}`, 0, -1);
     expect(entries.map((entry) => JSON.parse(entry).kind)).toEqual(["start", "model_response", "end"]);
     expect(Number(await admin.zscore(`${prefix}journal-runs`, "r1"))).toBeGreaterThan(0);
     expect(await admin.sismember(`${prefix}journal-finished`, "r1")).toBe(1);
     await journal.delete("r1");
     expect(
-      await admin.exists(`${prefix}journal:r1`, `${prefix}journal-runs`, `${prefix}journal-finished`),
+      await admin.exists(`${prefix}journal:{r1}`, `${prefix}journal-runs`, `${prefix}journal-finished`),
     ).toBe(0);
     await journal.close();
     expect(admin.status).toBe("ready"); // a client passed in stays open

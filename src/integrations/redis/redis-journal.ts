@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { ChainableCommander } from "ioredis";
 import { checkRunId } from "../../durable/check-run-id.js";
 import {
   type JournalRecord,
@@ -11,8 +11,11 @@ import { toJournalError } from "../../durable/to-journal-error.js";
 import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import type { SessionLock } from "../../stores/session-store.js";
 import { execMulti } from "./exec-multi.js";
+import { hasHashTag, hashTag } from "./hash-tag.js";
+import { isCluster, type RedisClient } from "./redis-client.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 import { COMPARE_AND_DELETE, COMPARE_AND_EXPIRE, redisScript, runRedisScript } from "./redis-script.js";
+import { writeWithIndex } from "./write-with-index.js";
 
 /** Options of {@link RedisJournal}. */
 export interface RedisJournalOptions extends RedisConnectionOptions {
@@ -44,17 +47,20 @@ redis.call("RPUSH", KEYS[1], last)
 return 1`);
 
 /**
- * A {@link RunJournal} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
- * `prefix`:
- * - `journal:<run id>`: a list of JSON {@link JournalRecord}s. `append` pushes all records of a call with one
+ * A {@link RunJournal} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency), a single server or
+ * a Redis Cluster (pass an ioredis `Cluster` as `client`). Keys, under `prefix`; a run's own keys carry its
+ * hash tag `{<run id>}` (see `hashTag`), so they share a cluster slot and runs spread over the cluster:
+ * - `journal:{<run id>}`: a list of JSON {@link JournalRecord}s. `append` pushes all records of a call with one
  *   RPUSH inside a MULTI that also updates the index: atomic, and concurrent appends never interleave.
  * - `journal-runs`: a sorted set of run ids scored by their last append time (`list`, newest first).
  * - `journal-finished`: the set of runs that have an `end` record (added in the same MULTI as the record).
- * - `journal-lock:<run id>`: the run lock (`SET NX PX` with a random token, renewed and released by
+ * - `journal-lock:{<run id>}`: the run lock (`SET NX PX` with a random token, renewed and released by
  *   compare-and-expire / compare-and-delete scripts), so attempts of one run never overlap across processes.
  *
- * `compact` is one Lua script (atomic); it leaves the index score alone. Redis Cluster is not supported
- * (those keys live in different slots). When the journal creates its own client (`url`), an unreachable
+ * `compact` is one Lua script (atomic); it leaves the index score alone. On a Redis Cluster the two index keys
+ * live in slots of their own (unless the prefix holds a hash tag, which puts every key in one slot, as the
+ * queue's journal does): an append then updates them just after its RPUSH (see `writeWithIndex`), and `list`
+ * reads them one after the other; no command, MULTI or script ever spans two slots. When the journal creates its own client (`url`), an unreachable
  * Redis fails each operation at once with `StoreError` (see `OWNED_CLIENT_OPTIONS`); a client passed in
  * behaves as configured and is never closed by the journal.
  */
@@ -64,11 +70,19 @@ export class RedisJournal implements RunJournal {
   /** How long a run lock lives without renewal (see `RunJournal.lockTtlMs`). */
   readonly lockTtlMs: number | undefined;
   private readonly connection: RedisConnection;
+  /** Whether the prefix puts every key in one cluster slot (it holds a hash tag). */
+  private readonly oneSlot: boolean;
 
   constructor(options: RedisJournalOptions = {}) {
     this.prefix = options.prefix ?? "agentloop:";
     this.lockTtlMs = checkLockTtl(options.lockTtlMs);
     this.connection = new RedisConnection(options);
+    this.oneSlot = hasHashTag(this.prefix);
+  }
+
+  /** Whether the index keys may live in other slots than a run's (a cluster, no tag in the prefix). */
+  private split(client: RedisClient): boolean {
+    return !this.oneSlot && isCluster(client);
   }
 
   /** Appends the records with one RPUSH (and the index updates) in one MULTI. */
@@ -78,12 +92,16 @@ export class RedisJournal implements RunJournal {
     const entries = records.map(serializeJournalRecord);
     const finished = records.some((record) => record.kind === "end");
     await this.run("append", runId, async (client) => {
-      const multi = client
-        .multi()
-        .rpush(this.runKey(runId), ...entries)
-        .zadd(this.indexKey(), Date.now(), runId);
-      if (finished) multi.sadd(this.finishedKey(), runId);
-      await execMulti(multi);
+      const at = Date.now();
+      await writeWithIndex({
+        client,
+        split: this.split(client),
+        write: (multi) => multi.rpush(this.runKey(runId), ...entries),
+        index: [
+          (multi) => multi.zadd(this.indexKey(), at, runId),
+          ...(finished ? [(multi: ChainableCommander) => multi.sadd(this.finishedKey(), runId)] : []),
+        ],
+      });
     });
   }
 
@@ -118,18 +136,33 @@ export class RedisJournal implements RunJournal {
   async delete(runId: string): Promise<void> {
     checkRunId(runId);
     await this.run("delete", runId, async (client) => {
-      await execMulti(
-        client.multi().del(this.runKey(runId)).zrem(this.indexKey(), runId).srem(this.finishedKey(), runId),
-      );
+      await writeWithIndex({
+        client,
+        split: this.split(client),
+        write: (multi) => multi.del(this.runKey(runId)),
+        index: [
+          (multi) => multi.zrem(this.indexKey(), runId),
+          (multi) => multi.srem(this.finishedKey(), runId),
+        ],
+      });
     });
   }
 
   /** Every run in the index, most recently updated first. */
   async list(): Promise<JournalRunInfo[]> {
     return this.run("list", undefined, async (client) => {
-      const [flat, finished] = (await execMulti(
-        client.multi().zrevrange(this.indexKey(), 0, -1, "WITHSCORES").smembers(this.finishedKey()),
-      )) as [string[], string[]];
+      // One MULTI where both keys share a slot; on a cluster the index, then the finished set (a run that
+      // finishes in between is listed as finished).
+      const [flat, finished] = (
+        this.split(client)
+          ? [
+              await client.zrevrange(this.indexKey(), 0, -1, "WITHSCORES"),
+              await client.smembers(this.finishedKey()),
+            ]
+          : await execMulti(
+              client.multi().zrevrange(this.indexKey(), 0, -1, "WITHSCORES").smembers(this.finishedKey()),
+            )
+      ) as [string[], string[]];
       const done = new Set(finished);
       const infos: JournalRunInfo[] = [];
       for (let index = 0; index + 1 < flat.length; index += 2) {
@@ -170,7 +203,7 @@ export class RedisJournal implements RunJournal {
 
   /** The key of a run's lock. */
   lockKey(runId: string): string {
-    return `${this.prefix}journal-lock:${runId}`;
+    return `${this.prefix}journal-lock:${hashTag(runId)}`;
   }
 
   /** Quits the client if the journal created it (one passed in stays open). */
@@ -178,9 +211,9 @@ export class RedisJournal implements RunJournal {
     await this.connection.close();
   }
 
-  /** The key of a run's record list. */
+  /** The key of a run's record list (`<prefix>journal:{<run id>}`; see `hashTag`). */
   runKey(runId: string): string {
-    return `${this.prefix}journal:${runId}`;
+    return `${this.prefix}journal:${hashTag(runId)}`;
   }
 
   /** The key of the sorted set indexing the runs. */
@@ -196,7 +229,7 @@ export class RedisJournal implements RunJournal {
   private async run<T>(
     operation: string,
     runId: string | undefined,
-    task: (client: Redis) => Promise<T>,
+    task: (client: RedisClient) => Promise<T>,
   ): Promise<T> {
     try {
       return await task(await this.connection.ready(operation));

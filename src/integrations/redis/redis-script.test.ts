@@ -12,7 +12,7 @@ afterAll(async () => {
 describe("runRedisScript", () => {
   it("runs a script by SHA and loads it when the server does not have it (NOSCRIPT)", async () => {
     const script = redisScript(`return redis.call("INCRBY", KEYS[1], ARGV[1]) -- ${key}`);
-    // A fresh script is not cached on the server: the first call takes the SCRIPT LOAD path.
+    // A fresh script is not cached on the server: the first call takes the EVAL path, which caches it.
     expect(await client.script("EXISTS", script.sha)).toEqual([0]);
     expect(await runRedisScript({ client, script, keys: [key], args: [5] })).toBe(5);
     expect(await client.script("EXISTS", script.sha)).toEqual([1]);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.js";
 
 /** A Lua script that runs atomically on the Redis server, addressed by its SHA-1. */
 export interface RedisScript {
@@ -24,8 +24,12 @@ export const COMPARE_AND_EXPIRE: RedisScript = redisScript(
 
 /**
  * Runs `script` with `EVALSHA`; when the server does not have it cached (`NOSCRIPT`, e.g. after a restart or
- * `SCRIPT FLUSH`), loads it with `SCRIPT LOAD` and runs it again. The one place agentloop runs Redis scripts:
- * they execute on the Redis server (atomic compare-and-delete, compaction, leases), never as JavaScript.
+ * `SCRIPT FLUSH`, or a cluster node that never ran it), runs it once with `EVAL`, which also caches it there
+ * (`EVAL` is routed by its keys, so on a Redis Cluster it reaches the node that answered `NOSCRIPT`; a bare
+ * `SCRIPT LOAD` would go to any node). The one place agentloop runs Redis scripts:
+ * they execute on the Redis server (atomic compare-and-delete, compaction, leases), never as JavaScript. Every
+ * key a script touches is passed in `keys` (never built inside it), all of one hash tag, so that on a Redis
+ * Cluster the script runs on the node of their slot.
  */
 export async function runRedisScript({
   client,
@@ -33,7 +37,7 @@ export async function runRedisScript({
   keys,
   args = [],
 }: {
-  client: Redis;
+  client: RedisClient;
   script: RedisScript;
   keys: readonly string[];
   args?: readonly (string | number)[];
@@ -42,7 +46,7 @@ export async function runRedisScript({
     return await client.evalsha(script.sha, keys.length, ...keys, ...args);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-    await client.script("LOAD", script.lua);
-    return client.evalsha(script.sha, keys.length, ...keys, ...args);
+    // Redis's EVAL command (the script runs on the Redis server), not JavaScript's eval.
+    return client.eval(script.lua, keys.length, ...keys, ...args);
   }
 }

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import type { JsonValue, StateStore } from "../../stores/session-store.js";
 import { createStateEnvelope, parseStateEnvelope } from "../../stores/state-envelope.js";
 import { toStoreError } from "../../stores/to-store-error.js";
+import { isCluster, type RedisClient } from "./redis-client.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 
 /** Options of {@link RedisStateStore}. */
@@ -12,7 +13,8 @@ export interface RedisStateStoreOptions extends RedisConnectionOptions {
 
 /**
  * A {@link StateStore} on Redis (`agentloop/redis`): each value is one string key, `<prefix>kv:<key>`, holding
- * JSON `{ v, at, value }`. Connection behaviour as for `RedisStore`.
+ * JSON `{ v, at, value }`. Connection behaviour as for `RedisStore`; on a Redis Cluster (an ioredis `Cluster`
+ * as `client`) values spread over the nodes, and `clear()` scans every master.
  */
 export class RedisStateStore implements StateStore {
   /** The key prefix. */
@@ -43,7 +45,8 @@ export class RedisStateStore implements StateStore {
 
   /**
    * Removes `key` (no error when absent). With no key, removes every value under this store's prefix
-   * (`<prefix>kv:*`, found with SCAN in batches, so Redis is never blocked by one large command).
+   * (`<prefix>kv:*`, found with SCAN in batches, so Redis is never blocked by one large command; on a Redis
+   * Cluster, SCAN runs on every master and each key is deleted on its own node).
    */
   async clear(key?: string): Promise<void> {
     await this.run("clear", key, async (client) => {
@@ -52,12 +55,13 @@ export class RedisStateStore implements StateStore {
         return;
       }
       const pattern = `${escapeGlob(this.prefix)}kv:*`;
-      let cursor = "0";
-      do {
-        const [next, keys] = await client.scan(cursor, "MATCH", pattern, "COUNT", 500);
-        if (keys.length > 0) await client.del(...keys);
-        cursor = next;
-      } while (cursor !== "0");
+      if (!isCluster(client)) {
+        await scanAndDelete(client, pattern, (keys) => client.del(...keys));
+        return;
+      }
+      // A batch's keys are in many slots: one DEL each, routed by the cluster client.
+      const deleteEach = (keys: string[]) => Promise.all(keys.map((key) => client.del(key)));
+      await Promise.all(client.nodes("master").map((node) => scanAndDelete(node, pattern, deleteEach)));
     });
   }
 
@@ -74,7 +78,7 @@ export class RedisStateStore implements StateStore {
   private async run<T>(
     operation: string,
     key: string | undefined,
-    task: (client: Redis) => Promise<T>,
+    task: (client: RedisClient) => Promise<T>,
   ): Promise<T> {
     try {
       return await task(await this.connection.ready(operation));
@@ -82,6 +86,20 @@ export class RedisStateStore implements StateStore {
       throw toStoreError({ error, store: "RedisStateStore", operation, key });
     }
   }
+}
+
+/** Scans one server for keys matching `pattern`, 500 at a time, and hands each batch to `remove`. */
+async function scanAndDelete(
+  server: Redis,
+  pattern: string,
+  remove: (keys: string[]) => Promise<unknown>,
+): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await server.scan(cursor, "MATCH", pattern, "COUNT", 500);
+    if (keys.length > 0) await remove(keys);
+    cursor = next;
+  } while (cursor !== "0");
 }
 
 /** Escapes the characters Redis glob patterns treat specially, so a prefix matches only itself. */

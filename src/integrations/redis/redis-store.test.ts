@@ -89,24 +89,24 @@ describe("RedisStore", () => {
     await store.append(sessionId, [user("a"), user("b")]);
     await store.saveState(sessionId, { k: 1 });
     await store.replace(sessionId, [user("summary")]);
-    const entries = (await admin.lrange(`${prefix}session:${sessionId}`, 0, -1)).map((entry) =>
+    const entries = (await admin.lrange(`${prefix}session:{${sessionId}}`, 0, -1)).map((entry) =>
       JSON.parse(entry),
     );
     expect(entries).toMatchObject([{ v: 1, type: "snapshot", messages: [user("summary")] }]);
-    expect(JSON.parse((await admin.get(`${prefix}state:${sessionId}`))!)).toMatchObject({
+    expect(JSON.parse((await admin.get(`${prefix}state:{${sessionId}}`))!)).toMatchObject({
       v: 1,
       type: "state",
       state: { k: 1 },
     });
     expect(Number(await admin.zscore(`${prefix}sessions`, sessionId))).toBeGreaterThan(0);
     const lock = await store.lock(sessionId, { ttlMs: 5_000 });
-    const ttl = await admin.pttl(`${prefix}lock:${sessionId}`);
+    const ttl = await admin.pttl(`${prefix}lock:{${sessionId}}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(5_000);
     await lock!.release();
-    expect(await admin.exists(`${prefix}lock:${sessionId}`)).toBe(0);
+    expect(await admin.exists(`${prefix}lock:{${sessionId}}`)).toBe(0);
     await store.delete(sessionId);
-    expect(await admin.exists(`${prefix}session:${sessionId}`, `${prefix}state:${sessionId}`)).toBe(0);
+    expect(await admin.exists(`${prefix}session:{${sessionId}}`, `${prefix}state:{${sessionId}}`)).toBe(0);
     await store.close();
   });
 
@@ -127,7 +127,7 @@ describe("RedisStore", () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     }
     await store.close();
-    expect(await admin.exists(`${prefix}session:${sessionId}`)).toBe(0);
+    expect(await admin.exists(`${prefix}session:{${sessionId}}`)).toBe(0);
     const state = new RedisStateStore({ url: "redis://127.0.0.1:1", prefix });
     await expect(state.save("k", 1)).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
     await state.close();

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import type { Message } from "../../models/message.js";
 import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import { compactSessionRecords } from "../../stores/compact-session-records.js";
@@ -18,8 +17,11 @@ import {
 import { toStoreError } from "../../stores/to-store-error.js";
 import { withSessionLock } from "../../stores/with-session-lock.js";
 import { execMulti } from "./exec-multi.js";
+import { hasHashTag, hashTag } from "./hash-tag.js";
+import { isCluster, type RedisClient } from "./redis-client.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 import { COMPARE_AND_DELETE, COMPARE_AND_EXPIRE, redisScript, runRedisScript } from "./redis-script.js";
+import { writeWithIndex } from "./write-with-index.js";
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions extends RedisConnectionOptions {
@@ -30,9 +32,10 @@ export interface RedisStoreOptions extends RedisConnectionOptions {
 }
 
 /**
- * An idempotent append (Redis-side Lua, atomic): KEYS = list, last-append id, index; ARGV = append id ("" for
- * none), time, session id, then the entries. An append whose id is the session's last one writes nothing
- * (returns 0): a command re-sent after its reply was lost cannot push the same messages twice.
+ * An idempotent append (Redis-side Lua, atomic): KEYS = list, last-append id, and the index when it is in the
+ * same slot (not on a Redis Cluster without a hash-tagged prefix: then the caller updates it after); ARGV =
+ * append id ("" for none), time, session id, then the entries. An append whose id is the session's last one
+ * writes nothing (returns 0): a command re-sent after its reply was lost cannot push the same messages twice.
  */
 const APPEND_SCRIPT = redisScript(`
 if ARGV[1] ~= "" then
@@ -42,7 +45,7 @@ end
 for i = 4, #ARGV, 1000 do
   redis.call("RPUSH", KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
-redis.call("ZADD", KEYS[3], ARGV[2], ARGV[3])
+if KEYS[3] then redis.call("ZADD", KEYS[3], ARGV[2], ARGV[3]) end
 return 1`);
 
 /**
@@ -61,23 +64,26 @@ if ARGV[5] == "" then redis.call("DEL", KEYS[2]) else redis.call("SET", KEYS[2],
 return 1`);
 
 /**
- * A {@link SessionStore} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency). Keys, under
- * `prefix`:
- * - `session:<id>`: a list of JSON {@link SessionRecord}s (message and snapshot records). `append` pushes all
+ * A {@link SessionStore} on Redis (`agentloop/redis`, needs the `ioredis` peer dependency), a single server or
+ * a Redis Cluster (pass an ioredis `Cluster` as `client`). Keys, under `prefix`, each with the session's hash
+ * tag `{<id>}` (see `hashTag`), so all keys of one session share a cluster slot and sessions spread over the
+ * cluster:
+ * - `session:{<id>}`: a list of JSON {@link SessionRecord}s (message and snapshot records). `append` pushes all
  *   records of a call in one Lua script, `replace` is MULTI { DEL, RPUSH snapshot }: both atomic.
- * - `last-append:<id>`: the session's last append id; the append script writes nothing when its id is that
+ * - `last-append:{<id>}`: the session's last append id; the append script writes nothing when its id is that
  *   one, so an append retried after a lost reply (a command timeout) is applied once.
- * - `state:<id>`: the session's state, one JSON `state` record (SET by `saveState`), kept apart from the list
+ * - `state:{<id>}`: the session's state, one JSON `state` record (SET by `saveState`), kept apart from the list
  *   so `replace` never has to carry it over.
  * - `compact` (under the session lock) rewrites the list as one snapshot record with a Lua script that first
- *   checks the list and state are as they were read; `last-append:<id>` and the index entry are untouched.
+ *   checks the list and state are as they were read; `last-append:{<id>}` and the index entry are untouched.
  * - `sessions`: a sorted set of session ids scored by their last write time (`list`, newest first).
- * - `lock:<id>`: the session lock, `SET NX PX ttl` with a random token; released by a compare-and-delete
+ * - `lock:{<id>}`: the session lock, `SET NX PX ttl` with a random token; released by a compare-and-delete
  *   script and renewed by a compare-and-expire one, so an expired holder can never delete or extend its
  *   successor's lock.
  *
- * Every write also updates the index in the same MULTI. Redis Cluster is not supported (those keys live in
- * different slots). When the store creates its own client (`url`), an unreachable Redis fails each operation
+ * Every write also updates the index in the same MULTI. On a Redis Cluster the index lives in its own slot
+ * (unless the prefix holds a hash tag, which puts every key in one slot): a write then updates it just after
+ * (see `writeWithIndex`), and no command, MULTI or script ever spans two slots. When the store creates its own client (`url`), an unreachable Redis fails each operation
  * at once with {@link StoreError} (see `OWNED_CLIENT_OPTIONS`); a client passed in behaves as configured.
  */
 export class RedisStore implements SessionStore {
@@ -86,16 +92,24 @@ export class RedisStore implements SessionStore {
   /** How long a session lock lives without renewal (see `SessionStore.lockTtlMs`). */
   readonly lockTtlMs: number | undefined;
   private readonly connection: RedisConnection;
+  /** Whether the prefix puts every key in one cluster slot (it holds a hash tag). */
+  private readonly oneSlot: boolean;
 
   constructor(options: RedisStoreOptions = {}) {
     this.prefix = options.prefix ?? "agentloop:";
     this.lockTtlMs = checkLockTtl(options.lockTtlMs);
     this.connection = new RedisConnection(options);
+    this.oneSlot = hasHashTag(this.prefix);
+  }
+
+  /** Whether the index may live in another slot than a session's keys (a cluster, no tag in the prefix). */
+  private split(client: RedisClient): boolean {
+    return !this.oneSlot && isCluster(client);
   }
 
   /** A session's list entries and state text as stored, and the records they hold (checked). */
   private async readRecords(
-    client: Redis,
+    client: RedisClient,
     sessionId: string,
   ): Promise<{ entries: string[]; stateText: string | null; records: SessionRecord[] }> {
     const [entries, stateText] = (await execMulti(
@@ -133,12 +147,16 @@ export class RedisStore implements SessionStore {
             : { v: SESSION_RECORD_VERSION, type: "message", at, message, appendId }) satisfies SessionRecord,
         ),
       );
+      const split = this.split(client);
+      const keys = [this.listKey(sessionId), this.lastAppendKey(sessionId)];
       await runRedisScript({
         client,
         script: APPEND_SCRIPT,
-        keys: [this.listKey(sessionId), this.lastAppendKey(sessionId), this.indexKey()],
+        keys: split ? keys : [...keys, this.indexKey()],
         args: [appendId ?? "", at, sessionId, ...entries],
       });
+      // A repeated append id (0) updates the index too: the first attempt may have failed before it.
+      if (split) await client.zadd(this.indexKey(), at, sessionId);
     });
   }
 
@@ -153,7 +171,12 @@ export class RedisStore implements SessionStore {
         messages: [...messages],
       } satisfies SessionRecord);
       const key = this.listKey(sessionId);
-      await execMulti(client.multi().del(key).rpush(key, entry).zadd(this.indexKey(), at, sessionId));
+      await writeWithIndex({
+        client,
+        split: this.split(client),
+        write: (multi) => multi.del(key).rpush(key, entry),
+        index: [(multi) => multi.zadd(this.indexKey(), at, sessionId)],
+      });
     });
   }
 
@@ -167,9 +190,12 @@ export class RedisStore implements SessionStore {
         at,
         state,
       } satisfies SessionRecord);
-      await execMulti(
-        client.multi().set(this.stateKey(sessionId), entry).zadd(this.indexKey(), at, sessionId),
-      );
+      await writeWithIndex({
+        client,
+        split: this.split(client),
+        write: (multi) => multi.set(this.stateKey(sessionId), entry),
+        index: [(multi) => multi.zadd(this.indexKey(), at, sessionId)],
+      });
     });
   }
 
@@ -222,12 +248,13 @@ export class RedisStore implements SessionStore {
   /** Deletes the session's records, state and index entry (its lock, if held, stays). */
   async delete(sessionId: string): Promise<void> {
     await this.run("delete", sessionId, async (client) => {
-      await execMulti(
-        client
-          .multi()
-          .del(this.listKey(sessionId), this.stateKey(sessionId), this.lastAppendKey(sessionId))
-          .zrem(this.indexKey(), sessionId),
-      );
+      await writeWithIndex({
+        client,
+        split: this.split(client),
+        write: (multi) =>
+          multi.del(this.listKey(sessionId), this.stateKey(sessionId), this.lastAppendKey(sessionId)),
+        index: [(multi) => multi.zrem(this.indexKey(), sessionId)],
+      });
     });
   }
 
@@ -264,24 +291,24 @@ export class RedisStore implements SessionStore {
     await this.connection.close();
   }
 
-  /** The key of a session's record list. */
+  /** The key of a session's record list (`<prefix>session:{<id>}`; see `hashTag`). */
   listKey(sessionId: string): string {
-    return `${this.prefix}session:${sessionId}`;
+    return `${this.prefix}session:${hashTag(sessionId)}`;
   }
 
   /** The key of a session's state record. */
   stateKey(sessionId: string): string {
-    return `${this.prefix}state:${sessionId}`;
+    return `${this.prefix}state:${hashTag(sessionId)}`;
   }
 
   /** The key of a session's last append id. */
   lastAppendKey(sessionId: string): string {
-    return `${this.prefix}last-append:${sessionId}`;
+    return `${this.prefix}last-append:${hashTag(sessionId)}`;
   }
 
   /** The key of a session's lock. */
   lockKey(sessionId: string): string {
-    return `${this.prefix}lock:${sessionId}`;
+    return `${this.prefix}lock:${hashTag(sessionId)}`;
   }
 
   /** The key of the sorted set indexing the sessions. */
@@ -302,7 +329,7 @@ export class RedisStore implements SessionStore {
   private async run<T>(
     operation: string,
     sessionId: string | undefined,
-    task: (client: Redis) => Promise<T>,
+    task: (client: RedisClient) => Promise<T>,
   ): Promise<T> {
     try {
       return await task(await this.connection.ready(operation));
