@@ -60,4 +60,38 @@ console.log(`${stream ? "stream" : "generate"}: ${runs} runs, ${((cpu.user + cpu
 for (const [key, us] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
   console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / turns).toFixed(1).padStart(6)} µs/turn  ${key}`);
 }
+
+// Self time per source area: dist chunks keep esbuild's `// src/<file>.ts` markers, so a line maps to its
+// source file; node internals, natives and dependencies are grouped by kind.
+const markers = new Map();
+function sourceOf(url, line) {
+  if (!url.includes("/dist/")) {
+    if (url === "") return "(native)";
+    if (url.startsWith("node:")) return "node internals";
+    const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+    return dep ? `dependency ${dep[1]}` : "bench harness";
+  }
+  let list = markers.get(url);
+  if (list === undefined) {
+    list = [];
+    fs.readFileSync(new URL(url), "utf8").split("\n").forEach((text, i) => {
+      const m = /^\/\/ src\/(.+\.ts)$/.exec(text);
+      if (m) list.push([i, m[1]]);
+    });
+    markers.set(url, list);
+  }
+  let found = "dist (unknown)";
+  for (const [start, file] of list) if (start <= line) found = file;
+  return found.replace(/\/[^/]+$/, "/") || found;
+}
+const areas = new Map();
+for (const [id, us] of self) {
+  const { callFrame: f } = byId.get(id);
+  const area = f.url === "" ? (["(idle)", "(program)", "(garbage collector)"].includes(f.functionName) ? f.functionName : "(native)") : sourceOf(f.url, f.lineNumber);
+  areas.set(area, (areas.get(area) ?? 0) + us);
+}
+console.log("\nby area (src folder of the dist code; idle excluded from nothing):");
+for (const [area, us] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+  console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / turns).toFixed(1).padStart(6)} µs/turn  ${area}`);
+}
 console.log(`profile: ${out}`);

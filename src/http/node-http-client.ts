@@ -5,6 +5,7 @@ import type { StringDecoder } from "node:string_decoder";
 import { AbortError } from "../errors/abort-error.js";
 import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
+import { setDeadline } from "../util/deadline.js";
 import { nodeBuiltin } from "../util/node-builtin.js";
 import { bodyLimitGuard } from "./body-limit-guard.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-transport-types.js";
@@ -175,9 +176,9 @@ export function createNodeHttpClient(): HttpClient {
       const timer =
         timeoutMs === undefined
           ? undefined
-          : setTimeout(() => fail(new RequestTimeoutError({ timeoutMs })), timeoutMs);
+          : setDeadline({ ms: timeoutMs, onExpire: () => fail(new RequestTimeoutError({ timeoutMs })) });
       req.on("error", (error) => {
-        clearTimeout(timer);
+        timer?.cancel();
         signal?.removeEventListener("abort", onAbort);
         if (!settled) {
           settled = true;
@@ -185,7 +186,7 @@ export function createNodeHttpClient(): HttpClient {
         }
       });
       req.on("response", (res) => {
-        clearTimeout(timer);
+        timer?.cancel();
         settled = true;
         res.on("close", () => signal?.removeEventListener("abort", onAbort));
         resolve(wrapResponse(res, request));

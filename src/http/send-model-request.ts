@@ -4,6 +4,7 @@ import { isRetryableStatus, ModelCallError } from "../errors/model-call-error.js
 import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import type { RetryInfo } from "../models/model.js";
+import { type Deadline, setDeadline } from "../util/deadline.js";
 import { displayUrl } from "./display-url.js";
 import type { HttpClient, HttpResponse } from "./http-client.js";
 import { redactCallError, redactCredentials } from "./redact-credentials.js";
@@ -89,7 +90,7 @@ function clean<T>(error: T, options: SendModelRequestOptions): T {
  * as the rest of the request bookkeeping).
  */
 interface Attempt {
-  timer: NodeJS.Timeout | undefined;
+  timer: Deadline | undefined;
   timedOut: boolean;
   /** Starts the body-phase timer: when it fires, the response is cancelled and the attempt counts as timed out. */
   watch(response: HttpResponse): void;
@@ -101,12 +102,15 @@ function startAttempt(timeoutMs: number): Attempt {
     timer: undefined,
     timedOut: false,
     watch: (response) => {
-      attempt.timer = setTimeout(() => {
-        attempt.timedOut = true;
-        response.cancel();
-      }, timeoutMs);
+      attempt.timer = setDeadline({
+        ms: timeoutMs,
+        onExpire: () => {
+          attempt.timedOut = true;
+          response.cancel();
+        },
+      });
     },
-    dispose: () => clearTimeout(attempt.timer),
+    dispose: () => attempt.timer?.cancel(),
   };
   return attempt;
 }

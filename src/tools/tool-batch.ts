@@ -6,6 +6,7 @@ import { ToolTimeoutError } from "../errors/tool-timeout-error.js";
 import type { MessageContent } from "../models/content-part.js";
 import type { ToolCall } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
+import { type Deadline, setDeadline } from "../util/deadline.js";
 import { CALLER_RUN } from "./caller-run-key.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
 import type { ToolArgumentsResult } from "./resolve-tool-parameters.js";
@@ -52,7 +53,7 @@ interface CallRun {
   controller: AbortController | undefined;
   /** Set when the call was aborted (timeout, outer abort), so a late first read sees an aborted signal. */
   abortReason: { value: unknown } | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: Deadline | undefined;
   done: boolean;
 }
 
@@ -125,7 +126,7 @@ function onTimeout(batch: ToolBatch, run: CallRun, timeoutMs: number): void {
 
 /**
  * The state of one `executeToolCalls` invocation: schedules the calls (concurrency limit, `sequential` tools),
- * runs each with one timer and one AbortController, and resolves with the outcomes in call order.
+ * runs each with one deadline and one AbortController, and resolves with the outcomes in call order.
  */
 export class ToolBatch {
   private readonly outcomes: Array<ToolOutcome | undefined>;
@@ -206,7 +207,8 @@ export class ToolBatch {
       run.tool = tool;
       this.active.add(run);
       const timeoutMs = tool.timeoutMs ?? this.config.defaultTimeoutMs;
-      if (timeoutMs <= MAX_TIMER_MS) run.timer = setTimeout(onTimeout, timeoutMs, this, run, timeoutMs);
+      if (timeoutMs <= MAX_TIMER_MS)
+        run.timer = setDeadline({ ms: timeoutMs, onExpire: () => onTimeout(this, run, timeoutMs) });
       tool.parseArguments(call.arguments).then(
         (parsed) => this.execute(run, parsed),
         (error: unknown) => this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error })),
@@ -299,7 +301,7 @@ export class ToolBatch {
   private finish(run: CallRun, result: Pick<ToolOutcome, "ok" | "content" | "value" | "error">): void {
     if (run.done) return;
     run.done = true;
-    if (run.timer !== undefined) clearTimeout(run.timer);
+    run.timer?.cancel();
     this.active.delete(run);
     if (this.settled) return;
     const maxChars = run.tool?.maxResultChars ?? this.config.maxResultChars;
@@ -352,7 +354,7 @@ export class ToolBatch {
     const startedAt = new Map<number, number>();
     for (const run of this.active) {
       run.done = true;
-      if (run.timer !== undefined) clearTimeout(run.timer);
+      run.timer?.cancel();
       startedAt.set(run.index, run.startedAt);
       abortCall(run, reason);
     }
