@@ -1,6 +1,8 @@
-// Throughput of agentloop/queue: runs per second with 1, 2 and 3 worker processes on an I/O-bound agent.
+// Throughput of agentloop/queue: runs per second with 1 to 4 worker processes on an I/O-bound agent.
+// (bench/queue-cost.mjs measures the same on a private redis-server, plus Redis commands and bytes per run and
+// worker CPU per run on a CPU-bound agent.)
 //
-//   npm run build && node bench/queue-throughput.mjs [--runs 150] [--latency 100] [--concurrency 4] [--workers 1,2,3]
+//   npm run build && node bench/queue-throughput.mjs [--runs 150] [--latency 100] [--concurrency 4] [--workers 1,2,3,4]
 //
 // Needs Redis at 127.0.0.1:6379 (REDIS_URL overrides). The mock OpenAI server (in this process) answers every
 // chat request after `--latency` ms; each run makes 3 model calls (tool call, tool call, final answer) and 2
@@ -21,7 +23,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "150" },
     latency: { type: "string", default: "100" },
     concurrency: { type: "string", default: "4" },
-    workers: { type: "string", default: "1,2,3" },
+    workers: { type: "string", default: "1,2,3,4" },
   },
 });
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
