@@ -216,11 +216,12 @@ async function startRedis() {
 
 /** INFO commandstats + stats + cpu, parsed: calls by command, net bytes, Redis CPU seconds. */
 async function snapshot(admin) {
-  const text = await admin.info("commandstats", "stats", "cpu");
+  const text = await admin.info("commandstats", "stats", "cpu", "memory");
   const calls = {};
   let bytesIn = 0;
   let bytesOut = 0;
   let cpu = 0;
+  let memory = 0;
   for (const line of text.split("\r\n")) {
     const cmd = /^cmdstat_([^:]+):calls=(\d+)/.exec(line);
     if (cmd) calls[cmd[1]] = Number(cmd[2]);
@@ -228,8 +229,9 @@ async function snapshot(admin) {
     if (key === "total_net_input_bytes") bytesIn = Number(value);
     if (key === "total_net_output_bytes") bytesOut = Number(value);
     if (key === "used_cpu_user" || key === "used_cpu_sys") cpu += Number(value);
+    if (key === "used_memory") memory = Number(value);
   }
-  return { calls, bytesIn, bytesOut, cpu };
+  return { calls, bytesIn, bytesOut, cpu, memory };
 }
 
 function diff(before, after) {
@@ -243,6 +245,7 @@ function diff(before, after) {
     bytesIn: after.bytesIn - before.bytesIn,
     bytesOut: after.bytesOut - before.bytesOut,
     cpu: after.cpu - before.cpu,
+    memory: after.memory - before.memory,
   };
 }
 
@@ -481,6 +484,8 @@ async function main() {
         "bytes in/run": Math.round(s.bytesIn / runs),
         "bytes out/run": Math.round(s.bytesOut / runs),
         "redis CPU µs/run": Math.round((s.cpu * 1e6) / runs),
+        // What the batch left in Redis (journals, event streams, finished jobs until their TTLs / removal).
+        "redis memory kept B/run": Math.round(s.memory / runs),
         "runs/s": +(runs / s.seconds).toFixed(1),
       }));
       const requests = {};

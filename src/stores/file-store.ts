@@ -10,7 +10,7 @@ import { foldSessionRecords } from "./fold-session-records.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { nodeFs, nodePath } from "./node-fs.js";
 import { readSessionFile } from "./read-session-file.js";
-import { removeStaleTempFiles } from "./remove-stale-temp-files.js";
+import { removeStaleTempFiles, STALE_TEMP_FILE_MS } from "./remove-stale-temp-files.js";
 import {
   type AppendOptions,
   type JsonValue,
@@ -36,8 +36,10 @@ export interface FileStoreOptions {
   sync?: boolean;
   /**
    * On `replace`, a file larger than this many bytes is compacted: rewritten (atomically) to hold only the
-   * last state and the new snapshot. Smaller files get the snapshot appended. Default 1 MiB; `Infinity`
-   * never compacts.
+   * last state and the new snapshot. Smaller files get the snapshot appended, unless more than half of the file
+   * would be superseded records (it is larger than twice the new snapshot plus 8 KiB): that file is compacted
+   * too, so a long conversation's file (and the cost of loading it) stays proportional to its current history.
+   * Default 1 MiB; `Infinity` never compacts.
    */
   compactAboveBytes?: number;
   /** How long a session lock lives without renewal (default 60 s; see `SessionStore.lockTtlMs`). */
@@ -62,8 +64,8 @@ const LAST_APPEND_IDS = 1_000;
  *   id is kept in the records, so `load` drops a repeated call in any case.
  * - `replace` appends a snapshot record, or compacts a large file (see `compactAboveBytes`). `saveState`
  *   appends a state record. Compaction writes a temporary `<file>.<random>.tmp` and renames it; temporary
- *   files an interrupted compaction left behind (older than a minute) are removed at the store's first write
- *   and at every compaction.
+ *   files an interrupted compaction left behind (older than a minute) are removed at the store's first write,
+ *   at every `compact` and every compaction past `compactAboveBytes`, and at most once a minute by the others.
  * - `lock` creates `<dir>/<encoded id>.lock` exclusively (pid, expiry); expired locks and locks of dead
  *   processes on this machine are taken over; `renew` extends the expiry.
  * - `list` reads the directory; `updatedAt` is the file's modification time.
@@ -77,6 +79,8 @@ export class FileStore implements SessionStore {
   /** The last append id written per session file by this store. */
   private readonly lastAppend = new Map<string, string>();
   private swept: Promise<void> | undefined;
+  /** When this store last swept stale temporary files (ms since the epoch). */
+  private sweptAt = 0;
   /** How long a session lock lives without renewal (see `SessionStore.lockTtlMs`). */
   readonly lockTtlMs: number | undefined;
 
@@ -153,13 +157,19 @@ export class FileStore implements SessionStore {
             (stats) => stats.size,
             () => 0,
           );
-        if (size > this.compactAboveBytes) {
+        const limit = this.compactAboveBytes;
+        if (shouldCompact({ size, snapshotBytes: Buffer.byteLength(snapshot), limit })) {
           const records = await readSessionFile({ file, sessionId, operation: "replace" }).catch(
             () => undefined,
           );
           if (records !== undefined) {
             const state = records.findLast((record) => record.type === "state");
-            await removeStaleTempFiles({ dir: this.dir });
+            // Sweeping reads the whole directory: done at every compaction past `compactAboveBytes`, but at
+            // most once a minute for the frequent proportional ones (a temporary file is stale after a minute).
+            if (size > limit || Date.now() - this.sweptAt >= STALE_TEMP_FILE_MS) {
+              this.sweptAt = Date.now();
+              await removeStaleTempFiles({ dir: this.dir });
+            }
             await writeFileAtomic({ file, data: (state === undefined ? "" : lines([state])) + snapshot });
             return;
           }
@@ -289,7 +299,9 @@ export class FileStore implements SessionStore {
    */
   private async ensureDir(): Promise<void> {
     await nodeFs().mkdir(this.dir, { recursive: true });
-    this.swept ??= removeStaleTempFiles({ dir: this.dir }).then(() => undefined);
+    this.swept ??= removeStaleTempFiles({ dir: this.dir }).then(() => {
+      this.sweptAt = Date.now();
+    });
     await this.swept;
   }
 
@@ -309,6 +321,24 @@ export class FileStore implements SessionStore {
       throw toStoreError({ error, store: "FileStore", operation, sessionId });
     }
   }
+}
+
+/**
+ * Slack of the proportional compaction rule: a file is not rewritten for the sake of fewer than this many bytes
+ * of superseded records (a rewrite costs two `fsync`s).
+ */
+const COMPACT_SLACK_BYTES = 8 * 1024;
+
+/**
+ * Whether `replace` rewrites the file instead of appending its snapshot: when it is larger than `limit`
+ * (`compactAboveBytes`), or when more than half of it would be records the new snapshot supersedes (larger than
+ * twice the snapshot, plus {@link COMPACT_SLACK_BYTES}). The second rule keeps a session's file, and so the
+ * cost of every `load`, proportional to its current history however long the conversation has run, instead of
+ * growing with each context compaction's snapshot until the absolute limit. `limit: Infinity` never compacts.
+ */
+function shouldCompact(args: { size: number; snapshotBytes: number; limit: number }): boolean {
+  if (args.limit === Number.POSITIVE_INFINITY) return false;
+  return args.size > args.limit || args.size > 2 * args.snapshotBytes + COMPACT_SLACK_BYTES;
 }
 
 /** Serialises records as JSONL (throws on values JSON cannot hold, before anything is written). */
