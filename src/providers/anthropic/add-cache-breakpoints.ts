@@ -47,7 +47,7 @@ function marked(block: unknown): boolean {
 }
 
 /** The breakpoints already in a list of blocks (and in the content blocks of its `tool_result` blocks). */
-function countMarks(blocks: unknown): number {
+export function countMarks(blocks: unknown): number {
   if (!Array.isArray(blocks)) return 0;
   let count = 0;
   for (const block of blocks) {
@@ -57,12 +57,47 @@ function countMarks(blocks: unknown): number {
   return count;
 }
 
-/** The breakpoints already in the messages' content blocks. */
-function countMessageMarks(messages: unknown): number {
-  if (!Array.isArray(messages)) return 0;
-  let count = 0;
-  for (const message of messages) if (isPlainObject(message)) count += countMarks(message.content);
-  return count;
+/**
+ * The messages of a request body as {@link addCacheBreakpoints} reads and marks them: a view of
+ * `body.messages` by default, or the body builder's list of cached message JSON (which builds a message's
+ * content only when a breakpoint is looked for in it).
+ */
+export interface CacheBreakpointMessages {
+  /** How many wire messages there are. */
+  readonly length: number;
+  /** The `role` of message `index`. */
+  role(index: number): unknown;
+  /** The `content` of message `index` (a string or blocks); never mutated. */
+  content(index: number): unknown;
+  /** Replaces the content of message `index` with `content` (a marked copy). */
+  setContent(index: number, content: Record<string, unknown>[]): void;
+  /** The breakpoints already in the messages' content blocks (and in their `tool_result` blocks). */
+  marks(): number;
+}
+
+/** A {@link CacheBreakpointMessages} over `body.messages` (none when it is not an array). */
+function bodyMessages(body: Json): CacheBreakpointMessages {
+  const list = (): unknown[] => (Array.isArray(body.messages) ? body.messages : []);
+  const at = (index: number): unknown => list()[index];
+  return {
+    length: list().length,
+    role: (index) => {
+      const message = at(index);
+      return isPlainObject(message) ? message.role : undefined;
+    },
+    content: (index) => {
+      const message = at(index);
+      return isPlainObject(message) ? message.content : undefined;
+    },
+    setContent: (index, content) => {
+      body.messages = replaced(list(), index, { ...(at(index) as Json), content });
+    },
+    marks: () => {
+      let count = 0;
+      for (const message of list()) if (isPlainObject(message)) count += countMarks(message.content);
+      return count;
+    },
+  };
 }
 
 /** A block that can take the breakpoint: not thinking, and not an empty text block (the API rejects both). */
@@ -106,28 +141,24 @@ interface Placed {
 }
 
 /** Marks the last cacheable block of the last message at or before `from` that has one. */
-function markMessageBefore(body: Json, from: number, mark: AnthropicWireCacheControl): Placed {
-  const messages = body.messages;
-  if (!Array.isArray(messages)) return { index: -1, added: false };
+function markMessageBefore(
+  messages: CacheBreakpointMessages,
+  from: number,
+  mark: AnthropicWireCacheControl,
+): Placed {
   for (let i = Math.min(from, messages.length - 1); i >= 0; i--) {
-    const message: unknown = messages[i];
-    if (!isPlainObject(message)) continue;
-    const content = markContent(message.content, mark);
+    const content = markContent(messages.content(i), mark);
     if (content === undefined) continue;
     if (content === "marked") return { index: i, added: false };
-    body.messages = replaced(messages, i, { ...message, content });
+    messages.setContent(i, content);
     return { index: i, added: true };
   }
   return { index: -1, added: false };
 }
 
 /** The index of the last assistant message before `index`, or -1. */
-function assistantBefore(messages: unknown, index: number): number {
-  if (!Array.isArray(messages)) return -1;
-  for (let i = index - 1; i >= 0; i--) {
-    const message: unknown = messages[i];
-    if (isPlainObject(message) && message.role === "assistant") return i;
-  }
+function assistantBefore(messages: CacheBreakpointMessages, index: number): number {
+  for (let i = index - 1; i >= 0; i--) if (messages.role(i) === "assistant") return i;
   return -1;
 }
 
@@ -175,6 +206,11 @@ function markTools(body: Json, mark: AnthropicWireCacheControl): boolean {
 export interface AddCacheBreakpointsOptions {
   /** The complete request body (`system`, `tools` and `messages` set); changed in place. */
   body: Record<string, unknown>;
+  /**
+   * The body's messages, when they are not in `body.messages` (the body builder keeps them as cached JSON);
+   * marked through {@link CacheBreakpointMessages.setContent}. Default: `body.messages`.
+   */
+  messages?: CacheBreakpointMessages;
   /** The breakpoint to place (from {@link resolveAnthropicPromptCaching}). */
   mark: AnthropicWireCacheControl;
   /** The request's system texts ({@link systemTexts}), to send them as separate blocks. Default: none. */
@@ -200,7 +236,12 @@ export interface AddCacheBreakpointsOptions {
  * shared is mutated: the converted tools array and the blocks kept in `providerData` are copied where a
  * breakpoint goes.
  */
-export function addCacheBreakpoints({ body, mark, systemParts = [] }: AddCacheBreakpointsOptions): void {
+export function addCacheBreakpoints({
+  body,
+  mark,
+  systemParts = [],
+  messages = bodyMessages(body),
+}: AddCacheBreakpointsOptions): void {
   if (body.cache_control === null) {
     delete body.cache_control;
     return;
@@ -208,16 +249,15 @@ export function addCacheBreakpoints({ body, mark, systemParts = [] }: AddCacheBr
   if (body.cache_control !== undefined) return;
   const inSystem = countMarks(body.system);
   const inTools = countMarks(body.tools);
-  let free = MAX_CACHE_BREAKPOINTS - inSystem - inTools - countMessageMarks(body.messages);
-  const end = Array.isArray(body.messages) ? body.messages.length - 1 : -1;
+  let free = MAX_CACHE_BREAKPOINTS - inSystem - inTools - messages.marks();
   let tail = -1;
   if (free > 0) {
-    const placed = markMessageBefore(body, end, mark);
+    const placed = markMessageBefore(messages, messages.length - 1, mark);
     tail = placed.index;
     if (placed.added) free--;
   }
   if (free > 0 && inSystem === 0 && markSystem(body, systemParts, mark)) free--;
   if (free > 0 && inTools === 0 && markTools(body, mark)) free--;
-  const previous = assistantBefore(body.messages, tail);
-  if (free > 0 && previous > 0) markMessageBefore(body, previous - 1, mark);
+  const previous = assistantBefore(messages, tail);
+  if (free > 0 && previous > 0) markMessageBefore(messages, previous - 1, mark);
 }

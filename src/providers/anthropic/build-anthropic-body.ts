@@ -1,8 +1,9 @@
 import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import type { ModelRequest } from "../../models/model.js";
 import { addAnthropicOutputFormat } from "./add-anthropic-output-format.js";
-import { type AnthropicWireCacheControl, addCacheBreakpoints, systemTexts } from "./add-cache-breakpoints.js";
-import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+import { type AnthropicWireCacheControl, addCacheBreakpoints } from "./add-cache-breakpoints.js";
+import { AnthropicMessagesJson } from "./anthropic-messages-json.js";
+import { anthropicToolsJson } from "./anthropic-tools-json.js";
 import { convertToAnthropicToolChoice, convertToAnthropicTools } from "./convert-to-anthropic-tools.js";
 
 /** Options of {@link buildAnthropicBody}. */
@@ -31,6 +32,11 @@ export interface BuildAnthropicBodyOptions {
  * goes into `output_config.format` (`addAnthropicOutputFormat`; a `format` in the options wins). Last, with
  * `cacheControl`, prompt-cache breakpoints go on the last tool, the system prompt and the last message (see
  * `addCacheBreakpoints`, which also says how a top-level `cache_control` in the options takes over).
+ *
+ * Everything but `messages` and `tools` goes through one small `JSON.stringify`; those two are spliced in from
+ * per-message and per-tools-array caches (see `AnthropicMessagesJson`), so a turn converts and serialises only
+ * the new messages (and the one or two messages a prompt-cache breakpoint goes on). Messages must not be
+ * mutated after they were sent (build a new message instead).
  */
 export function buildAnthropicBody({
   modelId,
@@ -40,12 +46,13 @@ export function buildAnthropicBody({
   stream,
   cacheControl,
 }: BuildAnthropicBodyOptions): string {
-  const prompt = convertToAnthropicMessages(request.messages);
+  const prompt = new AnthropicMessagesJson(request.messages);
   const body: Record<string, unknown> = {
     model: modelId,
     max_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
   };
-  if (prompt.system !== undefined) body.system = prompt.system;
+  const system = prompt.system;
+  if (system !== undefined) body.system = system;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   const tools = request.tools;
   const withTools = tools !== undefined && tools.length > 0;
@@ -70,10 +77,20 @@ export function buildAnthropicBody({
   if (request.output !== undefined) addAnthropicOutputFormat({ body, output: request.output });
   if (stream) body.stream = true;
   else delete body.stream;
-  body.messages = prompt.messages;
-  if (withTools) body.tools = convertToAnthropicTools(tools);
+  const convertedTools = withTools ? convertToAnthropicTools(tools) : undefined;
   if (cacheControl !== undefined) {
-    addCacheBreakpoints({ body, mark: cacheControl, systemParts: systemTexts(request.messages) });
+    // `tools` is set for the breakpoint and taken out again: it is spliced in as cached JSON below.
+    if (convertedTools !== undefined) body.tools = convertedTools;
+    addCacheBreakpoints({ body, mark: cacheControl, systemParts: prompt.systemParts, messages: prompt });
   }
-  return JSON.stringify(body);
+  const sentTools = body.tools;
+  delete body.tools;
+  // The same key order as a body built as one object: the options' fields, then `messages`, then `tools`
+  // (neither can come from the options, so both are last).
+  const rest = JSON.stringify(body);
+  let json = `${rest.slice(0, -1)}${rest === "{}" ? "" : ","}"messages":[${prompt.json()}]`;
+  if (convertedTools !== undefined) {
+    json += `,"tools":${anthropicToolsJson({ converted: convertedTools, sent: sentTools ?? convertedTools })}`;
+  }
+  return `${json}}`;
 }

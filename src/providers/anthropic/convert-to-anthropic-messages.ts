@@ -54,9 +54,43 @@ export function assistantBlocks(message: AssistantMessage): AnthropicWireBlock[]
   return blocks;
 }
 
-function asBlocks(content: string | AnthropicWireBlock[]): AnthropicWireBlock[] {
+/** Content as blocks: a string becomes one text block (none when empty). */
+export function asBlocks(content: string | AnthropicWireBlock[]): AnthropicWireBlock[] {
   if (typeof content !== "string") return content;
   return content === "" ? [] : [{ type: "text", text: content }];
+}
+
+/** One neutral message converted on its own: the wire role and content it contributes (before merging). */
+export interface AnthropicMessagePart {
+  role: "user" | "assistant";
+  /** A string (user text), or blocks. */
+  content: string | AnthropicWireBlock[];
+}
+
+/**
+ * Converts one non-system message as it stands alone (see {@link convertToAnthropicMessages} for each role):
+ * undefined for a system message (it goes to `system`) and for an assistant message with no block at all.
+ */
+export function convertAnthropicMessage(message: Message): AnthropicMessagePart | undefined {
+  switch (message.role) {
+    case "system":
+      return undefined;
+    case "user":
+      return { role: "user", content: convertToAnthropicContent(message.content) };
+    case "assistant": {
+      const blocks = assistantBlocks(message);
+      return blocks.length > 0 ? { role: "assistant", content: blocks } : undefined;
+    }
+    case "tool": {
+      const block: AnthropicWireBlock = {
+        type: "tool_result",
+        tool_use_id: message.toolCallId,
+        content: convertToAnthropicContent(message.content),
+      };
+      if (message.isError === true) block.is_error = true;
+      return { role: "user", content: [block] };
+    }
+  }
 }
 
 /**
@@ -78,37 +112,18 @@ function asBlocks(content: string | AnthropicWireBlock[]): AnthropicWireBlock[] 
 export function convertToAnthropicMessages(messages: readonly Message[]): AnthropicPrompt {
   const system: string[] = [];
   const result: AnthropicWireMessage[] = [];
-  const push = (role: "user" | "assistant", content: string | AnthropicWireBlock[]) => {
-    const last = result[result.length - 1];
-    if (last === undefined || last.role !== role) {
-      result.push({ role, content });
-      return;
-    }
-    last.content = [...asBlocks(last.content), ...asBlocks(content)];
-  };
   for (const message of messages) {
-    switch (message.role) {
-      case "system":
-        if (message.content !== "") system.push(message.content);
-        break;
-      case "user":
-        push("user", convertToAnthropicContent(message.content));
-        break;
-      case "assistant": {
-        const blocks = assistantBlocks(message);
-        if (blocks.length > 0) push("assistant", blocks);
-        break;
-      }
-      case "tool": {
-        const block: AnthropicWireBlock = {
-          type: "tool_result",
-          tool_use_id: message.toolCallId,
-          content: convertToAnthropicContent(message.content),
-        };
-        if (message.isError === true) block.is_error = true;
-        push("user", [block]);
-        break;
-      }
+    if (message.role === "system") {
+      if (message.content !== "") system.push(message.content);
+      continue;
+    }
+    const part = convertAnthropicMessage(message);
+    if (part === undefined) continue;
+    const last = result[result.length - 1];
+    if (last === undefined || last.role !== part.role) {
+      result.push({ role: part.role, content: part.content });
+    } else {
+      last.content = [...asBlocks(last.content), ...asBlocks(part.content)];
     }
   }
   return { system: system.length > 0 ? system.join("\n\n") : undefined, messages: result };
