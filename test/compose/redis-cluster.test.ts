@@ -61,8 +61,10 @@ describe.skipIf(REDIS_CLUSTER_SKIP_REASON !== undefined)("agentloop/redis on a R
 
   describeRunJournalContract({
     name: "RedisJournal on a Redis Cluster",
-    create: async () => new RedisJournal({ client, prefix: `c-${randomUUID()}:` }),
-    reopen: async (journal) => new RedisJournal({ client, prefix: (journal as RedisJournal).prefix }),
+    // `indexRefreshMs: 0`: the contract reads `updatedAt` as the exact last append time.
+    create: async () => new RedisJournal({ client, prefix: `c-${randomUUID()}:`, indexRefreshMs: 0 }),
+    reopen: async (journal) =>
+      new RedisJournal({ client, prefix: (journal as RedisJournal).prefix, indexRefreshMs: 0 }),
   });
 
   describe("RedisStore", () => {

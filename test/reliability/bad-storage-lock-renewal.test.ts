@@ -51,6 +51,7 @@ const stores: [string, () => SessionStore][] = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+const sockets = () => process.getActiveResourcesInfo().filter((name) => name === "TCPSocketWrap").length;
 
 describe.each(stores)("%s session lock renewal", (_name, create) => {
   it("a 1 s run keeps a 300 ms lock: every other run is busy throughout; no timer is left", async () => {
@@ -59,6 +60,7 @@ describe.each(stores)("%s session lock renewal", (_name, create) => {
     // Warm the store up (connections, tables), so the timer count compares like with like.
     await store.load(sessionId);
     const before = timers();
+    const socketsBefore = sockets();
     const agent = new Agent({ model: new ScriptedModel([{ text: "slow answer", delayMs: 1_000 }]), store });
     const intruder = new Agent({ model: new ScriptedModel([]), store });
     const run = agent.run("take your time", { sessionId });
@@ -92,7 +94,9 @@ describe.each(stores)("%s session lock renewal", (_name, create) => {
       "take your time",
       "slow answer",
     ]);
-    expect(timers()).toBeLessThanOrEqual(before);
+    // No timer left by the run (the lock's renewal). A connection pool that opened another connection for the
+    // contending probes keeps an idle timer per idle connection (pg: idleTimeoutMillis): one per new socket.
+    expect(timers() - Math.max(0, sockets() - socketsBefore)).toBeLessThanOrEqual(before);
     // Released at the end: the next run gets the session at once.
     const next = new Agent({ model: new ScriptedModel([{ text: "next" }]), store });
     expect((await next.run("again", { sessionId })).text).toBe("next");

@@ -63,7 +63,7 @@ export interface AgentWorkerOptions {
   sessionRetryDelayMs?: number;
   /** Approximate cap of a run's event stream. Default 10 000 events. */
   eventsMaxLen?: number;
-  /** A run's event stream expires this long after its last event. Default 86 400 s. */
+  /** A finished run's event stream expires this long after its last event (a running run's, at least half that). Default 86 400 s. */
   eventsTtlSeconds?: number;
   /**
    * How often a running run's worker reads the messages sent to it (`queue.send`) from Redis. A message is

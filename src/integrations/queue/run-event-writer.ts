@@ -1,3 +1,4 @@
+import type { ChainableCommander } from "ioredis";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import type { RedisClient } from "../redis/redis-client.js";
 
@@ -8,7 +9,10 @@ export interface RunEventWriterOptions {
   key: string;
   /** Approximate cap of the stream's length (`XADD MAXLEN ~`). */
   maxLen: number;
-  /** The stream expires this long after its last event. */
+  /**
+   * The stream expires this long after the event that ends an attempt ({@link RunEventWriter.finish}); while
+   * the attempt runs, at least half this long after its latest event (the TTL is refreshed at most every half).
+   */
   ttlSeconds: number;
 }
 
@@ -18,12 +22,20 @@ export interface RunEventWriterOptions {
  * {@link RunEventWriter.finish} says whether this attempt ends the run (an attempt that is retried must not end
  * the stream readers follow). `finish` waits for every append and rejects with the first failure, so a job
  * never completes with events missing from its stream.
+ *
+ * The stream's TTL is set with the first event, then refreshed at most every `ttlSeconds / 2` (an EXPIRE in the
+ * same pipeline as that event's XADD) and always with the attempt's last write, so an event costs one command
+ * (XADD), not two.
  */
 export class RunEventWriter {
   private readonly options: RunEventWriterOptions;
   private readonly pending = new Set<Promise<unknown>>();
   private failure: unknown;
   private end: AgentEvent | undefined;
+  /** When the stream's TTL is due for a refresh, in ms since the epoch (0: with the next write). */
+  private refreshAt = 0;
+  /** Whether an event was written since the TTL was last set. */
+  private unrefreshed = false;
 
   constructor(options: RunEventWriterOptions) {
     this.options = options;
@@ -48,16 +60,30 @@ export class RunEventWriter {
   async finish({ end }: { end: boolean | readonly AgentEvent[] }): Promise<void> {
     const last = end === true ? (this.end === undefined ? [] : [this.end]) : end === false ? [] : end;
     this.end = undefined;
+    // The attempt's last write sets the TTL: the stream lives `ttlSeconds` after its end.
+    this.refreshAt = 0;
     for (const event of last) this.write(event);
+    if (this.unrefreshed)
+      this.send(this.options.client.pipeline().expire(this.options.key, this.options.ttlSeconds));
+    this.unrefreshed = false;
     await this.flush();
   }
 
   private write(event: AgentEvent): void {
     const { client, key, maxLen, ttlSeconds } = this.options;
-    const write = client
-      .pipeline()
-      .xadd(key, "MAXLEN", "~", maxLen, "*", "event", JSON.stringify(event))
-      .expire(key, ttlSeconds)
+    const pipeline = client.pipeline().xadd(key, "MAXLEN", "~", maxLen, "*", "event", JSON.stringify(event));
+    const now = Date.now();
+    if (now >= this.refreshAt) {
+      pipeline.expire(key, ttlSeconds);
+      this.refreshAt = now + ttlSeconds * 500;
+      this.unrefreshed = false;
+    } else this.unrefreshed = true;
+    this.send(pipeline);
+  }
+
+  /** Sends `pipeline` (in order after every earlier one), recording its first failure. */
+  private send(pipeline: ChainableCommander): void {
+    const write = pipeline
       .exec()
       .then((replies) => {
         const error = replies?.find(([failed]) => failed !== null)?.[0];

@@ -8,6 +8,7 @@ import {
 } from "../../durable/journal-record.js";
 import type { JournalRunInfo, RunJournal } from "../../durable/run-journal.js";
 import { toJournalError } from "../../durable/to-journal-error.js";
+import { InvalidArgumentError } from "../../errors/invalid-argument-error.js";
 import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import type { SessionLock } from "../../stores/session-store.js";
 import { execMulti } from "./exec-multi.js";
@@ -23,7 +24,28 @@ export interface RedisJournalOptions extends RedisConnectionOptions {
   prefix?: string;
   /** How long a run lock lives without renewal (default 60 s; see `RunJournal.lockTtlMs`). */
   lockTtlMs?: number;
+  /**
+   * How stale a running run's index score (`list`'s `updatedAt`) may get, in ms (default 10 000). An append
+   * that starts or ends a run, or this journal object's first append of the run, updates the index; other
+   * appends update it only when this object last did more than this long ago, and are a bare RPUSH otherwise.
+   * `0` updates it with every append. A finished run's `updatedAt` is always the time of its `end` record.
+   */
+  indexRefreshMs?: number;
 }
+
+/**
+ * Takes a run's lock (`SET NX PX`: KEYS[1], token ARGV[1], ttl ARGV[2] ms) and, when taken, returns the run's
+ * records (KEYS[2], `LRANGE`) in the same round trip; nil while another holder has the lock.
+ */
+const LOCK_AND_READ = redisScript(`
+if not redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2], "NX") then return false end
+return redis.call("LRANGE", KEYS[2], 0, -1)`);
+
+/** A run's records read with its lock stay good for the `load` that follows for this long (ms). */
+const PREFETCH_MS = 5_000;
+
+/** At most this many runs' last index times are remembered per journal object (the oldest are forgotten). */
+const MAX_TRACKED_RUNS = 1_024;
 
 /**
  * Keeps the first `start` and the last `end` entry of a finished run's list (Redis-side Lua, atomic). Entries
@@ -51,11 +73,14 @@ return 1`);
  * a Redis Cluster (pass an ioredis `Cluster` as `client`). Keys, under `prefix`; a run's own keys carry its
  * hash tag `{<run id>}` (see `hashTag`), so they share a cluster slot and runs spread over the cluster:
  * - `journal:{<run id>}`: a list of JSON {@link JournalRecord}s. `append` pushes all records of a call with one
- *   RPUSH inside a MULTI that also updates the index: atomic, and concurrent appends never interleave.
- * - `journal-runs`: a sorted set of run ids scored by their last append time (`list`, newest first).
+ *   RPUSH (atomic: concurrent appends never interleave), inside a MULTI that also updates the index when it
+ *   starts or ends the run or the index is due (see `indexRefreshMs`), on its own otherwise.
+ * - `journal-runs`: a sorted set of run ids scored by their last append time (`list`, newest first), up to
+ *   `indexRefreshMs` stale for a running run.
  * - `journal-finished`: the set of runs that have an `end` record (added in the same MULTI as the record).
- * - `journal-lock:{<run id>}`: the run lock (`SET NX PX` with a random token, renewed and released by
- *   compare-and-expire / compare-and-delete scripts), so attempts of one run never overlap across processes.
+ * - `journal-lock:{<run id>}`: the run lock (`SET NX PX` with a random token, in a script that also reads the
+ *   run's list for the `load` that follows; renewed and released by compare-and-expire / compare-and-delete
+ *   scripts), so attempts of one run never overlap across processes.
  *
  * `compact` is one Lua script (atomic); it leaves the index score alone. On a Redis Cluster the two index keys
  * live in slots of their own (unless the prefix holds a hash tag, which puts every key in one slot, as the
@@ -72,10 +97,27 @@ export class RedisJournal implements RunJournal {
   private readonly connection: RedisConnection;
   /** Whether the prefix puts every key in one cluster slot (it holds a hash tag). */
   private readonly oneSlot: boolean;
+  /** See {@link RedisJournalOptions.indexRefreshMs}. */
+  private readonly indexRefreshMs: number;
+  /** When this object last updated each running run's index score (insertion order: oldest first). */
+  private readonly indexedAt = new Map<string, number>();
+  /**
+   * Each run's records as read with its lock by this object (`lock`), for the `load` that follows (once; dropped
+   * by any write of the run through this object, by the lock's release, and after {@link PREFETCH_MS}).
+   */
+  private readonly prefetched = new Map<string, { entries: string[]; at: number }>();
 
   constructor(options: RedisJournalOptions = {}) {
     this.prefix = options.prefix ?? "agentloop:";
     this.lockTtlMs = checkLockTtl(options.lockTtlMs);
+    const refresh = options.indexRefreshMs ?? 10_000;
+    if (!(Number.isFinite(refresh) && refresh >= 0)) {
+      throw new InvalidArgumentError({
+        argument: "indexRefreshMs",
+        message: "expected a finite number >= 0",
+      });
+    }
+    this.indexRefreshMs = refresh;
     this.connection = new RedisConnection(options);
     this.oneSlot = hasHashTag(this.prefix);
   }
@@ -85,32 +127,73 @@ export class RedisJournal implements RunJournal {
     return !this.oneSlot && isCluster(client);
   }
 
-  /** Appends the records with one RPUSH (and the index updates) in one MULTI. */
+  /** Appends the records with one RPUSH, in one MULTI with the index updates when they are due. */
   async append(runId: string, records: readonly JournalRecord[]): Promise<void> {
     checkRunId(runId);
     if (records.length === 0) return;
     const entries = records.map(serializeJournalRecord);
     const finished = records.some((record) => record.kind === "end");
+    this.prefetched.delete(runId);
     await this.run("append", runId, async (client) => {
       const at = Date.now();
-      await writeWithIndex({
-        client,
-        split: this.split(client),
-        write: (multi) => multi.rpush(this.runKey(runId), ...entries),
-        index: [
-          (multi) => multi.zadd(this.indexKey(), at, runId),
-          ...(finished ? [(multi: ChainableCommander) => multi.sadd(this.finishedKey(), runId)] : []),
-        ],
-      });
+      if (!this.indexDue({ runId, at, finished, records })) {
+        await client.rpush(this.runKey(runId), ...entries);
+        return;
+      }
+      try {
+        await writeWithIndex({
+          client,
+          split: this.split(client),
+          write: (multi) => multi.rpush(this.runKey(runId), ...entries),
+          index: [
+            (multi) => multi.zadd(this.indexKey(), at, runId),
+            ...(finished ? [(multi: ChainableCommander) => multi.sadd(this.finishedKey(), runId)] : []),
+          ],
+        });
+      } catch (error) {
+        this.indexedAt.delete(runId); // the next append tries the index again
+        throw error;
+      }
     });
+  }
+
+  /**
+   * Whether an append at `at` updates the index (and notes it): one that starts or ends the run, this object's
+   * first of the run, or one `indexRefreshMs` after this object last did.
+   */
+  private indexDue(args: {
+    runId: string;
+    at: number;
+    finished: boolean;
+    records: readonly JournalRecord[];
+  }): boolean {
+    const { runId, at, finished, records } = args;
+    const last = this.indexedAt.get(runId);
+    this.indexedAt.delete(runId);
+    if (finished) return true;
+    const due =
+      last === undefined ||
+      at - last >= this.indexRefreshMs ||
+      records.some((record) => record.kind === "start");
+    this.indexedAt.set(runId, due ? at : last);
+    if (this.indexedAt.size > MAX_TRACKED_RUNS) {
+      for (const oldest of this.indexedAt.keys()) {
+        this.indexedAt.delete(oldest);
+        break;
+      }
+    }
+    return due;
   }
 
   /** The run's records, or `undefined` when it has none. */
   async load(runId: string): Promise<JournalRecord[] | undefined> {
     checkRunId(runId);
+    const key = this.runKey(runId);
+    const prefetched = this.prefetched.get(runId);
+    this.prefetched.delete(runId);
+    const fresh = prefetched !== undefined && Date.now() - prefetched.at < PREFETCH_MS;
     return this.run("load", runId, async (client) => {
-      const key = this.runKey(runId);
-      const entries = await client.lrange(key, 0, -1);
+      const entries = fresh ? prefetched.entries : await client.lrange(key, 0, -1);
       if (entries.length === 0) return undefined;
       return entries.map((entry, index) => {
         let value: unknown;
@@ -127,6 +210,7 @@ export class RedisJournal implements RunJournal {
   /** Keeps only the `start` and `end` records of a finished run (one Lua script). */
   async compact(runId: string): Promise<boolean> {
     checkRunId(runId);
+    this.prefetched.delete(runId);
     return this.run("compact", runId, async (client) => {
       return (await runRedisScript({ client, script: COMPACT_SCRIPT, keys: [this.runKey(runId)] })) === 1;
     });
@@ -135,6 +219,8 @@ export class RedisJournal implements RunJournal {
   /** Deletes the run's list and index entries. */
   async delete(runId: string): Promise<void> {
     checkRunId(runId);
+    this.indexedAt.delete(runId);
+    this.prefetched.delete(runId);
     await this.run("delete", runId, async (client) => {
       await writeWithIndex({
         client,
@@ -173,19 +259,35 @@ export class RedisJournal implements RunJournal {
     });
   }
 
-  /** Takes the run's lock (`SET NX PX`), or resolves `undefined` while another holder has it. */
+  /**
+   * Takes the run's lock (`SET NX PX`), or resolves `undefined` while another holder has it. One script that
+   * also reads the run's records, so the `load` an attempt makes just after it costs no round trip.
+   */
   async lock(runId: string, options: { ttlMs: number }): Promise<SessionLock | undefined> {
     checkRunId(runId);
     return this.run("lock", runId, async (client) => {
       const key = this.lockKey(runId);
       const token = randomUUID();
       const ttl = Math.max(1, Math.ceil(options.ttlMs));
-      if ((await client.set(key, token, "PX", ttl, "NX")) !== "OK") return undefined;
+      const entries = await runRedisScript({
+        client,
+        script: LOCK_AND_READ,
+        keys: [key, this.runKey(runId)],
+        args: [token, ttl],
+      });
+      if (!Array.isArray(entries)) return undefined;
+      this.prefetched.delete(runId); // re-inserted last: the map's first entries are the oldest
+      this.prefetched.set(runId, { entries: entries.map(String), at: Date.now() });
+      for (const [id, { at }] of this.prefetched) {
+        if (this.prefetched.size <= MAX_TRACKED_RUNS && Date.now() - at < PREFETCH_MS) break;
+        this.prefetched.delete(id);
+      }
       let released = false;
       return {
         release: async () => {
           if (released) return;
           released = true;
+          this.prefetched.delete(runId);
           await this.run("release", runId, (ready) =>
             runRedisScript({ client: ready, script: COMPARE_AND_DELETE, keys: [key], args: [token] }),
           );
