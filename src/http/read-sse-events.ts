@@ -15,10 +15,18 @@ export interface ReadSseEventsOptions {
   url?: string | undefined;
 }
 
-/** The length of the text after the last line break of `chunk` (all of it when there is none). */
+/**
+ * The length of the text after the last line break of `chunk` (all of it when there is none). Scans back from
+ * the end: a chunk of a live stream almost always ends at or near a line break.
+ */
 function tailLength(chunk: string): number {
-  const lastBreak = Math.max(chunk.lastIndexOf("\n"), chunk.lastIndexOf("\r"));
-  return chunk.length - lastBreak - 1;
+  let i = chunk.length - 1;
+  while (i >= 0) {
+    const code = chunk.charCodeAt(i);
+    if (code === 10 || code === 13) break;
+    i--;
+  }
+  return chunk.length - i - 1;
 }
 
 /**
@@ -32,9 +40,23 @@ function tailLength(chunk: string): number {
  */
 export async function* readSseEvents(
   body: AsyncIterable<string>,
-  { maxEventChars, url }: ReadSseEventsOptions = {},
+  options: ReadSseEventsOptions = {},
 ): AsyncGenerator<SseEvent> {
-  const pending: SseEvent[] = [];
+  for await (const batch of readSseEventBatches(body, options)) {
+    for (let i = 0; i < batch.length; i++) yield batch[i] as SseEvent;
+  }
+}
+
+/**
+ * {@link readSseEvents}, one array per chunk of the body (the events that chunk completed; never empty): a
+ * consumer that loops over each batch synchronously saves an async step per event, which a streamed turn pays
+ * for every delta. The same parsing, limits and errors.
+ */
+export async function* readSseEventBatches(
+  body: AsyncIterable<string>,
+  { maxEventChars, url }: ReadSseEventsOptions = {},
+): AsyncGenerator<readonly SseEvent[]> {
+  let pending: SseEvent[] = [];
   let dispatched = false;
   const parser = createParser({
     onEvent: (event) => {
@@ -66,12 +88,14 @@ export async function* readSseEvents(
         });
       }
     }
-    // Index loop, then truncate: no per-event shift() cost.
-    for (let i = 0; i < pending.length; i++) yield pending[i] as SseEvent;
-    pending.length = 0;
+    if (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      yield batch;
+    }
   }
   // End of body: a final event without its terminating blank line is still an event. (eventsource-parser's
   // reset({ consume: true }) does not dispatch it, so terminate it ourselves.)
   parser.feed("\n\n");
-  for (const event of pending) yield event;
+  if (pending.length > 0) yield pending;
 }

@@ -1,5 +1,5 @@
 import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js";
-import { readSseEvents } from "../../http/read-sse-events.js";
+import { readSseEventBatches, type SseEvent } from "../../http/read-sse-events.js";
 import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
@@ -73,89 +73,92 @@ export async function* readOpenAIChatStream(
   // Set while a payload is parsed: one try/catch around the loop, none per chunk.
   let parsing: string | undefined;
   try {
-    for await (const event of readSseEvents(body, { maxEventChars: limits?.maxSseEventBytes, url })) {
-      const data = event.data;
-      if (data === "[DONE]") {
-        sawDone = true;
-        continue;
-      }
-      if (data === "") continue;
-      parsing = data;
-      const chunk = JSON.parse(data) as OpenAIWireChunk | null;
-      parsing = undefined;
-      if (chunk === null || typeof chunk !== "object") throw malformed(data, url);
-      if (chunk.error !== undefined && chunk.error !== null) {
-        throw errorFromEnvelope(readErrorEnvelope(chunk) ?? {}, { url, body: data });
-      }
-      if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
-      else if (chunk.x_groq?.usage !== undefined && chunk.x_groq.usage !== null) usage = chunk.x_groq.usage;
-      if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
-      const choices = chunk.choices;
-      if (choices === undefined || choices === null || finished) continue;
-      for (let c = 0; c < choices.length; c++) {
-        const choice = choices[c];
-        if (choice === undefined || (choice.index ?? 0) !== 0) continue;
-        const delta = choice.delta;
-        if (delta !== undefined && delta !== null) {
-          const thought = reasoning.addDelta(delta);
-          if (thought !== "") yield { type: "reasoning_delta", delta: thought };
-          const content = delta.content;
-          if (typeof content === "string") {
-            if (content !== "") yield { type: "text_delta", delta: content };
-          } else if (Array.isArray(content)) {
-            const chunks = readContentChunks(content);
-            if (chunks.thinking !== "") yield { type: "reasoning_delta", delta: chunks.thinking };
-            if (chunks.text !== "") yield { type: "text_delta", delta: chunks.text };
-          }
-          const refusal = delta.refusal;
-          if (typeof refusal === "string" && refusal !== "") yield { type: "refusal_delta", delta: refusal };
-          const fragments = delta.tool_calls;
-          if (Array.isArray(fragments)) {
-            for (let f = 0; f < fragments.length; f++) {
-              const fragment = fragments[f];
-              if (fragment === undefined || fragment === null) continue;
-              const slot = slotOf(calls, fragment);
-              // Before `calls[slot]`: a huge index would make a sparse array that later loops walk in full.
-              if (calls[slot] === undefined)
-                checkToolCallSlot({ slot, maxToolCalls: limits?.maxToolCalls, url });
-              let state = calls[slot];
-              if (state === undefined) {
-                state = { id: "", name: "", args: "", started: false };
-                calls[slot] = state;
-              }
-              const fn = fragment.function;
-              if (fragment.extra_content !== undefined && fragment.extra_content !== null) {
-                state.extra = fragment.extra_content;
-              }
-              if (!state.started) {
-                if (typeof fragment.id === "string" && fragment.id !== "") state.id = fragment.id;
-                const name = fn?.name;
-                if (typeof name === "string" && name !== "") state.name = name;
-                if (state.name !== "") {
-                  if (state.id === "") state.id = `call_${slot}`;
-                  state.started = true;
-                  yield { type: "tool_call_start", id: state.id, name: state.name };
-                  // Argument text that arrived before the header (seen from some compatible servers).
-                  if (state.args !== "") yield { type: "tool_call_delta", id: state.id, delta: state.args };
+    // One async step per body chunk; the chunk's events are handled synchronously.
+    for await (const batch of readSseEventBatches(body, { maxEventChars: limits?.maxSseEventBytes, url }))
+      for (let e = 0; e < batch.length; e++) {
+        const data = (batch[e] as SseEvent).data;
+        if (data === "[DONE]") {
+          sawDone = true;
+          continue;
+        }
+        if (data === "") continue;
+        parsing = data;
+        const chunk = JSON.parse(data) as OpenAIWireChunk | null;
+        parsing = undefined;
+        if (chunk === null || typeof chunk !== "object") throw malformed(data, url);
+        if (chunk.error !== undefined && chunk.error !== null) {
+          throw errorFromEnvelope(readErrorEnvelope(chunk) ?? {}, { url, body: data });
+        }
+        if (chunk.usage !== undefined && chunk.usage !== null) usage = chunk.usage;
+        else if (chunk.x_groq?.usage !== undefined && chunk.x_groq.usage !== null) usage = chunk.x_groq.usage;
+        if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
+        const choices = chunk.choices;
+        if (choices === undefined || choices === null || finished) continue;
+        for (let c = 0; c < choices.length; c++) {
+          const choice = choices[c];
+          if (choice === undefined || (choice.index ?? 0) !== 0) continue;
+          const delta = choice.delta;
+          if (delta !== undefined && delta !== null) {
+            const thought = reasoning.addDelta(delta);
+            if (thought !== "") yield { type: "reasoning_delta", delta: thought };
+            const content = delta.content;
+            if (typeof content === "string") {
+              if (content !== "") yield { type: "text_delta", delta: content };
+            } else if (Array.isArray(content)) {
+              const chunks = readContentChunks(content);
+              if (chunks.thinking !== "") yield { type: "reasoning_delta", delta: chunks.thinking };
+              if (chunks.text !== "") yield { type: "text_delta", delta: chunks.text };
+            }
+            const refusal = delta.refusal;
+            if (typeof refusal === "string" && refusal !== "")
+              yield { type: "refusal_delta", delta: refusal };
+            const fragments = delta.tool_calls;
+            if (Array.isArray(fragments)) {
+              for (let f = 0; f < fragments.length; f++) {
+                const fragment = fragments[f];
+                if (fragment === undefined || fragment === null) continue;
+                const slot = slotOf(calls, fragment);
+                // Before `calls[slot]`: a huge index would make a sparse array that later loops walk in full.
+                if (calls[slot] === undefined)
+                  checkToolCallSlot({ slot, maxToolCalls: limits?.maxToolCalls, url });
+                let state = calls[slot];
+                if (state === undefined) {
+                  state = { id: "", name: "", args: "", started: false };
+                  calls[slot] = state;
                 }
-              }
-              const args = fn?.arguments;
-              if (typeof args === "string" && args !== "") {
-                state.args += args;
-                if (state.started) yield { type: "tool_call_delta", id: state.id, delta: args };
+                const fn = fragment.function;
+                if (fragment.extra_content !== undefined && fragment.extra_content !== null) {
+                  state.extra = fragment.extra_content;
+                }
+                if (!state.started) {
+                  if (typeof fragment.id === "string" && fragment.id !== "") state.id = fragment.id;
+                  const name = fn?.name;
+                  if (typeof name === "string" && name !== "") state.name = name;
+                  if (state.name !== "") {
+                    if (state.id === "") state.id = `call_${slot}`;
+                    state.started = true;
+                    yield { type: "tool_call_start", id: state.id, name: state.name };
+                    // Argument text that arrived before the header (seen from some compatible servers).
+                    if (state.args !== "") yield { type: "tool_call_delta", id: state.id, delta: state.args };
+                  }
+                }
+                const args = fn?.arguments;
+                if (typeof args === "string" && args !== "") {
+                  state.args += args;
+                  if (state.started) yield { type: "tool_call_delta", id: state.id, delta: args };
+                }
               }
             }
           }
-        }
-        const reason = choice.finish_reason;
-        if (typeof reason === "string" && reason !== "") {
-          finishRaw = reason;
-          finished = true;
-          yield* endToolCalls(calls, reasoning);
-          break;
+          const reason = choice.finish_reason;
+          if (typeof reason === "string" && reason !== "") {
+            finishRaw = reason;
+            finished = true;
+            yield* endToolCalls(calls, reasoning);
+            break;
+          }
         }
       }
-    }
   } catch (error) {
     if (parsing !== undefined) throw malformed(parsing, url, error);
     throw error;
