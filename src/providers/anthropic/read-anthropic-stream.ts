@@ -1,6 +1,6 @@
 import { AbortError } from "../../errors/abort-error.js";
 import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js";
-import { readSseEvents } from "../../http/read-sse-events.js";
+import { readSseEventBatches, type SseEvent } from "../../http/read-sse-events.js";
 import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall, parseToolArguments } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
@@ -84,67 +84,70 @@ export async function* readAnthropicStream(
   // Set while a payload is parsed: one try/catch around the loop, none per event.
   let parsing: string | undefined;
   try {
-    for await (const event of readSseEvents(body, { maxEventChars: limits?.maxSseEventBytes, url })) {
-      if (stopped) continue;
-      const data = event.data;
-      if (data.trim() === "") continue;
-      parsing = data;
-      const payload = JSON.parse(data) as AnthropicWireStreamEvent | null;
-      parsing = undefined;
-      if (payload === null || typeof payload !== "object" || Array.isArray(payload))
-        throw malformed(data, url);
-      switch (payload.type) {
-        case "message_start":
-          mergeAnthropicUsage(usage, payload.message?.usage);
-          model = nonEmpty(payload.message?.model) ?? model;
-          break;
-        case "content_block_start": {
-          const start = payload.content_block;
-          if (typeof payload.index !== "number" || !isBlock(start)) throw malformed(data, url);
-          if (start.type === "tool_use") {
-            checkToolCallSlot({ slot: toolBlocks++, maxToolCalls: limits?.maxToolCalls, url });
+    // One async step per body chunk; the chunk's events are handled synchronously.
+    for await (const batch of readSseEventBatches(body, { maxEventChars: limits?.maxSseEventBytes, url }))
+      for (let e = 0; e < batch.length; e++) {
+        const event = batch[e] as SseEvent;
+        if (stopped) continue;
+        const data = event.data;
+        if (data.trim() === "") continue;
+        parsing = data;
+        const payload = JSON.parse(data) as AnthropicWireStreamEvent | null;
+        parsing = undefined;
+        if (payload === null || typeof payload !== "object" || Array.isArray(payload))
+          throw malformed(data, url);
+        switch (payload.type) {
+          case "message_start":
+            mergeAnthropicUsage(usage, payload.message?.usage);
+            model = nonEmpty(payload.message?.model) ?? model;
+            break;
+          case "content_block_start": {
+            const start = payload.content_block;
+            if (typeof payload.index !== "number" || !isBlock(start)) throw malformed(data, url);
+            if (start.type === "tool_use") {
+              checkToolCallSlot({ slot: toolBlocks++, maxToolCalls: limits?.maxToolCalls, url });
+            }
+            yield* startBlock(blocks, payload.index, { ...start });
+            break;
           }
-          yield* startBlock(blocks, payload.index, { ...start });
-          break;
-        }
-        case "content_block_delta": {
-          const state = typeof payload.index === "number" ? blocks.get(payload.index) : undefined;
-          if (
-            state !== undefined &&
-            !state.ended &&
-            typeof payload.delta === "object" &&
-            payload.delta !== null
-          ) {
-            yield* applyDelta(state, payload.delta);
+          case "content_block_delta": {
+            const state = typeof payload.index === "number" ? blocks.get(payload.index) : undefined;
+            if (
+              state !== undefined &&
+              !state.ended &&
+              typeof payload.delta === "object" &&
+              payload.delta !== null
+            ) {
+              yield* applyDelta(state, payload.delta);
+            }
+            break;
           }
-          break;
+          case "content_block_stop": {
+            const state = typeof payload.index === "number" ? blocks.get(payload.index) : undefined;
+            if (state !== undefined && !state.ended) yield* endBlock(state);
+            break;
+          }
+          case "message_delta": {
+            const delta = payload.delta;
+            if (typeof delta?.stop_reason === "string") stopReason = delta.stop_reason;
+            if (typeof delta?.stop_sequence === "string") stopSequence = delta.stop_sequence;
+            mergeAnthropicUsage(usage, payload.usage);
+            break;
+          }
+          case "message_stop":
+            stopped = true;
+            break;
+          case "error":
+            throw anthropicErrorFromEnvelope(readAnthropicErrorEnvelope({ error: payload.error }) ?? {}, {
+              url,
+              body: data,
+              inStream: true,
+            });
+          default:
+            // `ping`, and event types added later.
+            break;
         }
-        case "content_block_stop": {
-          const state = typeof payload.index === "number" ? blocks.get(payload.index) : undefined;
-          if (state !== undefined && !state.ended) yield* endBlock(state);
-          break;
-        }
-        case "message_delta": {
-          const delta = payload.delta;
-          if (typeof delta?.stop_reason === "string") stopReason = delta.stop_reason;
-          if (typeof delta?.stop_sequence === "string") stopSequence = delta.stop_sequence;
-          mergeAnthropicUsage(usage, payload.usage);
-          break;
-        }
-        case "message_stop":
-          stopped = true;
-          break;
-        case "error":
-          throw anthropicErrorFromEnvelope(readAnthropicErrorEnvelope({ error: payload.error }) ?? {}, {
-            url,
-            body: data,
-            inStream: true,
-          });
-        default:
-          // `ping`, and event types added later.
-          break;
       }
-    }
   } catch (error) {
     if (parsing !== undefined) throw malformed(parsing, url, error);
     if (!stopped || AbortError.isInstance(error)) throw error;

@@ -1,5 +1,5 @@
 import { StreamInterruptedError } from "../../errors/stream-interrupted-error.js";
-import { readSseEvents } from "../../http/read-sse-events.js";
+import { readSseEventBatches, type SseEvent } from "../../http/read-sse-events.js";
 import type { ResponseLimits } from "../../http/response-limits.js";
 import { createToolCall } from "../../models/message.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
@@ -89,67 +89,70 @@ export async function* readOpenAIResponsesStream({
   // Set while a payload is parsed: one try/catch around the loop, none per event.
   let parsing: string | undefined;
   try {
-    for await (const sse of readSseEvents(body, { maxEventChars: limits?.maxSseEventBytes, url })) {
-      const data = sse.data;
-      if (data === "" || data === "[DONE]") continue;
-      parsing = data;
-      const event = JSON.parse(data) as OpenAIResponsesWireEvent | null;
-      parsing = undefined;
-      if (event === null || typeof event !== "object" || Array.isArray(event)) throw malformed(data, url);
-      switch (event.type) {
-        case "response.output_text.delta":
-          if (typeof event.delta === "string" && event.delta !== "") {
-            yield { type: "text_delta", delta: event.delta };
+    // One async step per body chunk; the chunk's events are handled synchronously.
+    for await (const batch of readSseEventBatches(body, { maxEventChars: limits?.maxSseEventBytes, url }))
+      for (let e = 0; e < batch.length; e++) {
+        const sse = batch[e] as SseEvent;
+        const data = sse.data;
+        if (data === "" || data === "[DONE]") continue;
+        parsing = data;
+        const event = JSON.parse(data) as OpenAIResponsesWireEvent | null;
+        parsing = undefined;
+        if (event === null || typeof event !== "object" || Array.isArray(event)) throw malformed(data, url);
+        switch (event.type) {
+          case "response.output_text.delta":
+            if (typeof event.delta === "string" && event.delta !== "") {
+              yield { type: "text_delta", delta: event.delta };
+            }
+            break;
+          case "response.refusal.delta":
+            if (typeof event.delta === "string" && event.delta !== "") {
+              yield { type: "refusal_delta", delta: event.delta };
+            }
+            break;
+          case "response.reasoning_summary_text.delta":
+          case "response.reasoning_text.delta":
+            if (typeof event.delta === "string" && event.delta !== "") {
+              yield { type: "reasoning_delta", delta: event.delta };
+            }
+            break;
+          case "response.reasoning_summary_part.added":
+            // Separate summary parts like paragraphs.
+            if ((event.summary_index ?? 0) > 0) yield { type: "reasoning_delta", delta: "\n\n" };
+            break;
+          case "response.output_item.added":
+            if (event.item?.type === "function_call") yield* startCall(state, event.item, event.output_index);
+            break;
+          case "response.function_call_arguments.delta": {
+            const call = findCall(state, event);
+            if (call !== undefined && !call.ended && typeof event.delta === "string" && event.delta !== "") {
+              call.args += event.delta;
+              yield { type: "tool_call_delta", id: call.id, delta: event.delta };
+            }
+            break;
           }
-          break;
-        case "response.refusal.delta":
-          if (typeof event.delta === "string" && event.delta !== "") {
-            yield { type: "refusal_delta", delta: event.delta };
+          case "response.output_item.done": {
+            const item = event.item;
+            if (item === null || item === undefined || typeof item !== "object") break;
+            if (typeof event.output_index === "number") state.doneItems.set(event.output_index, item);
+            if (item.type === "function_call") {
+              const call = findCall(state, { item_id: item.id, output_index: event.output_index });
+              yield* endCall(call ?? (yield* startCall(state, item, event.output_index)), item.arguments);
+            }
+            break;
           }
-          break;
-        case "response.reasoning_summary_text.delta":
-        case "response.reasoning_text.delta":
-          if (typeof event.delta === "string" && event.delta !== "") {
-            yield { type: "reasoning_delta", delta: event.delta };
-          }
-          break;
-        case "response.reasoning_summary_part.added":
-          // Separate summary parts like paragraphs.
-          if ((event.summary_index ?? 0) > 0) yield { type: "reasoning_delta", delta: "\n\n" };
-          break;
-        case "response.output_item.added":
-          if (event.item?.type === "function_call") yield* startCall(state, event.item, event.output_index);
-          break;
-        case "response.function_call_arguments.delta": {
-          const call = findCall(state, event);
-          if (call !== undefined && !call.ended && typeof event.delta === "string" && event.delta !== "") {
-            call.args += event.delta;
-            yield { type: "tool_call_delta", id: call.id, delta: event.delta };
-          }
-          break;
+          case "response.completed":
+          case "response.incomplete":
+            yield* finishParts(state, event);
+            return;
+          case "response.failed":
+            throw responseFailure({ response: event.response, url, body: data });
+          case "error":
+            throw errorFromEnvelope(streamErrorInfo(event), { url, body: data });
+          default:
+            break;
         }
-        case "response.output_item.done": {
-          const item = event.item;
-          if (item === null || item === undefined || typeof item !== "object") break;
-          if (typeof event.output_index === "number") state.doneItems.set(event.output_index, item);
-          if (item.type === "function_call") {
-            const call = findCall(state, { item_id: item.id, output_index: event.output_index });
-            yield* endCall(call ?? (yield* startCall(state, item, event.output_index)), item.arguments);
-          }
-          break;
-        }
-        case "response.completed":
-        case "response.incomplete":
-          yield* finishParts(state, event);
-          return;
-        case "response.failed":
-          throw responseFailure({ response: event.response, url, body: data });
-        case "error":
-          throw errorFromEnvelope(streamErrorInfo(event), { url, body: data });
-        default:
-          break;
       }
-    }
   } catch (error) {
     if (parsing !== undefined) throw malformed(parsing, url, error);
     throw error;
