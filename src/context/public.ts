@@ -21,6 +21,7 @@ export {
   loadTokenCounter,
   type OpenAIEncoding,
 } from "./load-token-counter.js";
+export type { TextCountCacheOptions } from "./text-count-cache.js";
 export {
   type CalibrationKey,
   CalibrationRegistry,

@@ -56,9 +56,38 @@ describe("createTokenCounter", () => {
     expect(calls).toBe(1);
     expect(counter.countMessage(message)).toBe(first);
     expect(countText.mock.calls.length).toBe(calls);
-    // An equal but distinct object is counted again (identity, not content, is the key).
-    counter.countMessage({ ...message });
-    expect(countText.mock.calls.length).toBe(calls + 1);
+    // An equal but distinct object is not encoded again either: its text's count is cached by the text.
+    expect(counter.countMessage({ ...message })).toBe(first);
+    expect(countText.mock.calls.length).toBe(calls);
+  });
+
+  it("without the text cache, an equal but distinct object is encoded again (identity is the key)", () => {
+    const countText = vi.fn((text: string) => text.length);
+    const counter = createTokenCounter({ encoding: "chars", exact: false, countText, textCache: false });
+    const message: Message = { role: "user", content: "result text" };
+    const first = counter.countMessage(message);
+    expect(counter.countMessage({ ...message })).toBe(first);
+    expect(countText).toHaveBeenCalledTimes(2);
+  });
+
+  it("caches texts across message objects within its bounds: a system prompt per run is encoded once", () => {
+    const countText = vi.fn((text: string) => text.length);
+    const counter = createTokenCounter({
+      encoding: "chars",
+      exact: false,
+      countText,
+      textCache: { maxEntries: 2 },
+    });
+    const system = "You are a careful assistant.";
+    for (let run = 0; run < 5; run++) counter.countMessage({ role: "system", content: system });
+    expect(countText).toHaveBeenCalledTimes(1);
+    // Two other texts push it out of a two-entry cache: it is encoded again, with the same count.
+    counter.countText("a");
+    counter.countText("b");
+    expect(counter.countMessage({ role: "system", content: system })).toBe(
+      TOKEN_OVERHEAD.message + TOKEN_OVERHEAD.role + system.length,
+    );
+    expect(countText).toHaveBeenCalledTimes(4);
   });
 
   it("counts tools as compact JSON plus a constant per tool and per block, cached per array and per spec", () => {

@@ -1,11 +1,13 @@
 import type { ContentPart } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { ModelToolSpec } from "../models/model.js";
+import { TextCountCache, type TextCountCacheOptions } from "./text-count-cache.js";
 
 /**
  * Counts tokens the way a model's context window sees them. Counts of messages and tool arrays are cached
  * per object identity (messages are immutable once they are in a history), so counting a growing history
- * costs only its new messages.
+ * costs only its new messages; counts of texts are also cached by the text (a bounded LRU), so a text that
+ * comes back in a new message object (the system prompt of every run) is not encoded again.
  */
 export interface TokenCounter {
   /** The tokenizer: `"o200k_base"`, `"cl100k_base"`, `"estimate"`, or whatever a custom counter says. */
@@ -56,18 +58,31 @@ export interface CreateTokenCounterOptions {
   exact: boolean;
   /** Counts the tokens of a plain text. Called at most once per message part thanks to the caches. */
   countText: (text: string) => number;
+  /**
+   * The cache of counts by text (least recently used evicted first), on top of the per-object caches: it
+   * holds texts that recur in new objects on every run (the system prompt). It returns exactly what
+   * `countText` returned for an equal text, so it needs `countText` to depend on the text alone. `false`
+   * turns it off. Default `{ maxEntries: 256, maxChars: 1_048_576 }`.
+   */
+  textCache?: TextCountCacheOptions | false;
 }
 
 /**
  * Builds a {@link TokenCounter} from a text-counting function: adds the message, tool-call and tool
- * definition overhead of {@link TOKEN_OVERHEAD} and caches counts per message object and per tools array.
+ * definition overhead of {@link TOKEN_OVERHEAD} and caches counts per message object, per tools array and
+ * (bounded, see {@link CreateTokenCounterOptions.textCache}) per text.
  * Use it to plug in another provider's tokenizer.
  */
-export function createTokenCounter({ encoding, exact, countText }: CreateTokenCounterOptions): TokenCounter {
+export function createTokenCounter(options: CreateTokenCounterOptions): TokenCounter {
+  const { encoding, exact, countText, textCache } = options;
   const messageCounts = new WeakMap<Message, number>();
   const toolArrayCounts = new WeakMap<readonly ModelToolSpec[], number>();
   const toolCounts = new WeakMap<ModelToolSpec, number>();
-  const text = (value: string): number => (value === "" ? 0 : countText(value));
+  const cache = textCache === false ? undefined : new TextCountCache(textCache);
+  const text =
+    cache === undefined
+      ? (value: string): number => (value === "" ? 0 : countText(value))
+      : (value: string): number => (value === "" ? 0 : cache.count(value, countText));
 
   const countTool = (tool: ModelToolSpec): number => {
     let count = toolCounts.get(tool);

@@ -73,7 +73,22 @@ export function slotSpent({
   return total;
 }
 
-/** Writes a slot, first dropping buckets that left the window. */
+/** Drops a slot's buckets that left the window at `now` and stamps it with `now`. */
+export function trimSlot({
+  slot,
+  window,
+  now,
+}: {
+  slot: BudgetSlot;
+  window: BudgetWindow | undefined;
+  now: number;
+}): void {
+  const { start } = windowBounds({ window, now });
+  while (slot.buckets.length > 0 && (slot.buckets[0]?.[0] ?? start) < start) slot.buckets.shift();
+  slot.updatedAt = now;
+}
+
+/** Writes a slot, first dropping buckets that left the window ({@link trimSlot}). */
 export async function writeSlot({
   store,
   key,
@@ -87,9 +102,7 @@ export async function writeSlot({
   window: BudgetWindow | undefined;
   now: number;
 }): Promise<void> {
-  const { start } = windowBounds({ window, now });
-  while (slot.buckets.length > 0 && (slot.buckets[0]?.[0] ?? start) < start) slot.buckets.shift();
-  slot.updatedAt = now;
+  trimSlot({ slot, window, now });
   const value: JsonValue = {
     v: 1,
     updatedAt: slot.updatedAt,

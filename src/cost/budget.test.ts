@@ -83,6 +83,32 @@ describe("Budget", () => {
     expect(await alive.reserve(0.5)).toBeDefined();
   });
 
+  it("without a store it behaves exactly as one Budget alone on a store (initial spending, windows, record)", async () => {
+    const script = async (budget: Budget) => {
+      const seen: unknown[] = [];
+      at("2026-03-01T10:00:00Z");
+      seen.push(await budget.reserve(0.4)); // 0.7 already spent: refused
+      const held = await budget.reserve(0.3);
+      seen.push(held, budget.remainingUsd, await budget.usage());
+      await budget.settle(held as { amountUsd: number }, 0.2);
+      await budget.record(0.05);
+      await budget.record(Number.NaN);
+      seen.push(budget.spentUsd, await budget.usage());
+      at("2026-03-01T10:59:00Z");
+      seen.push(await budget.reserve(0.1)); // 0.95 spent in the window
+      at("2026-03-01T11:01:00Z");
+      seen.push(budget.spentUsd, await budget.reserve(0.9), await budget.usage());
+      return seen;
+    };
+    const options = { limitUsd: 1, spentUsd: 0.7, window: { period: "hour" as const, rolling: true } };
+    const alone = await script(new Budget(options));
+    const stored = await script(new Budget({ ...options, store: new MemoryStateStore() }));
+    expect(alone).toEqual(stored);
+    expect(alone[0]).toBeUndefined();
+    expect(alone[1]).toEqual({ amountUsd: 0.3 });
+    expect(alone.at(-2)).toEqual({ amountUsd: 0.9 });
+  });
+
   it("validates its options", () => {
     expect(() => new Budget({ limitUsd: Number.NaN })).toThrow(/limitUsd/);
     expect(() => new Budget({ limitUsd: 1, window: { period: "week" as "day" } })).toThrow(/window\.period/);

@@ -1,5 +1,4 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { MemoryStateStore } from "../stores/memory-state-store.js";
 import type { StateStore } from "../stores/session-store.js";
 import { randomUUID } from "../util/random-uuid.js";
 import {
@@ -7,6 +6,7 @@ import {
   type BudgetWindow,
   readSlot,
   slotSpent,
+  trimSlot,
   windowBounds,
   writeSlot,
 } from "./budget-ledger.js";
@@ -37,7 +37,8 @@ export interface BudgetOptions {
   window?: BudgetWindow;
   /**
    * Where the budget's spending is kept, so several processes (and Budget objects) share it: any
-   * {@link StateStore} (Redis, PostgreSQL, file). Default: this object's memory.
+   * {@link StateStore} (Redis, PostgreSQL, file, or a `MemoryStateStore` shared by Budget objects of one
+   * process). Default: none, this object keeps its totals itself (nothing is shared, nothing is copied).
    */
   store?: StateStore;
   /** The budget's name in the store (one per user, team…). Default `"budget"`. */
@@ -77,7 +78,8 @@ export class Budget {
   readonly limitUsd: number;
   readonly window: BudgetWindow | undefined;
   readonly key: string;
-  private readonly store: StateStore;
+  /** Undefined: no other writer can exist, so the totals are kept here and nothing is written or read. */
+  private readonly store: StateStore | undefined;
   private readonly id = randomUUID();
   private readonly ttlMs: number;
   private readonly slot: BudgetSlot = { updatedAt: 0, reserved: [], buckets: [] };
@@ -101,7 +103,7 @@ export class Budget {
     this.limitUsd = limitUsd;
     this.window = window;
     this.key = key;
-    this.store = store ?? new MemoryStateStore();
+    this.store = store;
     this.ttlMs = reservationTtlMs;
     this.initialSpent = spentUsd;
   }
@@ -122,28 +124,18 @@ export class Budget {
 
   /** Reads the budget's totals from its store (every process's spending and reservations). */
   usage(): Promise<BudgetUsage> {
+    if (this.store === undefined) return Promise.resolve(this.totals(Date.now()));
     return this.serial(async () => {
       const now = Date.now();
       await this.register(now);
       await this.readOthers(now);
-      const spentUsd = this.spentUsd;
-      const reservedUsd = this.others.reserved + this.ownReserved();
-      const usage: BudgetUsage = {
-        spentUsd,
-        reservedUsd,
-        remainingUsd: Math.max(0, this.limitUsd - spentUsd - reservedUsd),
-      };
-      if (this.window !== undefined) {
-        const { start, end } = windowBounds({ window: this.window, now });
-        usage.windowStart = start;
-        usage.windowEnd = end;
-      }
-      return usage;
+      return this.totals(now);
     });
   }
 
   /** Reserves `amountUsd`, or resolves undefined when it does not fit. */
   reserve(amountUsd: number): Promise<BudgetReservation | undefined> {
+    if (this.store === undefined) return Promise.resolve(this.reserveHere(amountUsd));
     return this.serial(async () => {
       for (let attempt = 0; ; attempt++) {
         const now = Date.now();
@@ -166,10 +158,19 @@ export class Budget {
 
   /** Releases a reservation and records the actual cost (0 when the call failed without usage). */
   settle(reservation: BudgetReservation, actualUsd: number): Promise<void> {
-    return this.serial(async () => {
-      const now = Date.now();
+    const settle = (now: number) => {
       this.removeReservation(reservation.amountUsd);
       if (actualUsd > 0 && Number.isFinite(actualUsd)) this.addSpent(actualUsd, now);
+    };
+    if (this.store === undefined) {
+      const now = Date.now();
+      settle(now);
+      this.commit(now);
+      return Promise.resolve();
+    }
+    return this.serial(async () => {
+      const now = Date.now();
+      settle(now);
       await this.save(now);
     });
   }
@@ -179,12 +180,46 @@ export class Budget {
    * against the budget like any settled call, even when that takes the budget past its limit.
    */
   record(actualUsd: number): Promise<void> {
+    if (!(actualUsd > 0 && Number.isFinite(actualUsd))) return Promise.resolve();
+    if (this.store === undefined) {
+      const now = Date.now();
+      this.addSpent(actualUsd, now);
+      this.commit(now);
+      return Promise.resolve();
+    }
     return this.serial(async () => {
-      if (!(actualUsd > 0 && Number.isFinite(actualUsd))) return;
       const now = Date.now();
       this.addSpent(actualUsd, now);
       await this.save(now);
     });
+  }
+
+  /** {@link reserve} without a store: the same arithmetic on this object's totals alone. */
+  private reserveHere(amountUsd: number): BudgetReservation | undefined {
+    const now = Date.now();
+    this.commit(now);
+    this.slot.reserved.push(amountUsd);
+    const total = this.spentUsd + this.others.reserved + this.ownReserved();
+    if (total <= this.limitUsd + 1e-12) return { amountUsd };
+    this.removeReservation(amountUsd);
+    return undefined;
+  }
+
+  /** The totals as of now: this object's, plus the other writers' as last read. */
+  private totals(now: number): BudgetUsage {
+    const spentUsd = this.spentUsd;
+    const reservedUsd = this.others.reserved + this.ownReserved();
+    const usage: BudgetUsage = {
+      spentUsd,
+      reservedUsd,
+      remainingUsd: Math.max(0, this.limitUsd - spentUsd - reservedUsd),
+    };
+    if (this.window !== undefined) {
+      const { start, end } = windowBounds({ window: this.window, now });
+      usage.windowStart = start;
+      usage.windowEnd = end;
+    }
+    return usage;
   }
 
   private ownReserved(): number {
@@ -216,11 +251,18 @@ export class Budget {
     return `${this.key}:w:${id}`;
   }
 
-  private async save(now: number): Promise<void> {
+  /** Moves the initial spending into the record and drops the buckets that left the window. */
+  private commit(now: number): void {
     if (this.initialSpent > 0) {
       this.addSpent(this.initialSpent, now);
       this.initialSpent = 0;
     }
+    trimSlot({ slot: this.slot, window: this.window, now });
+  }
+
+  private async save(now: number): Promise<void> {
+    this.commit(now);
+    if (this.store === undefined) return;
     await writeSlot({
       store: this.store,
       key: this.slotKey(this.id),
@@ -232,25 +274,28 @@ export class Budget {
 
   /** Lists this object in the budget's roster (once; again if another process's write dropped it). */
   private async register(now: number): Promise<void> {
-    if (this.registered) return;
+    const store = this.store;
+    if (this.registered || store === undefined) return;
     const writersKey = `${this.key}:writers`;
-    const roster = await this.store.load(writersKey);
+    const roster = await store.load(writersKey);
     const ids = Array.isArray(roster) ? roster.filter((id): id is string => typeof id === "string") : [];
     if (!ids.includes(this.id)) {
       await this.save(now);
-      await this.store.save(writersKey, [...ids, this.id]);
+      await store.save(writersKey, [...ids, this.id]);
     }
     this.registered = true;
   }
 
   /** Adds up the other writers' spending in the window and their live reservations. */
   private async readOthers(now: number): Promise<void> {
+    const store = this.store;
+    if (store === undefined) return;
     const writersKey = `${this.key}:writers`;
-    const roster = await this.store.load(writersKey);
+    const roster = await store.load(writersKey);
     const ids = Array.isArray(roster) ? roster.filter((id): id is string => typeof id === "string") : [];
     if (!ids.includes(this.id)) this.registered = false; // re-listed at the next operation
     const slots = await Promise.all(
-      ids.filter((id) => id !== this.id).map((id) => readSlot({ store: this.store, key: this.slotKey(id) })),
+      ids.filter((id) => id !== this.id).map((id) => readSlot({ store, key: this.slotKey(id) })),
     );
     let spent = 0;
     let reserved = 0;

@@ -11,7 +11,7 @@ describeSessionStoreContract({
   writeRawRecord: async (store, sessionId, record) => {
     // Reach into the private record list: a memory store has no other way to hold a foreign record.
     const sessions = (store as unknown as { sessions: Map<string, unknown[]> }).sessions;
-    sessions.get(sessionId)?.push(record);
+    sessions.get(sessionId)?.push({ type: record.type, at: record.at, line: JSON.stringify(record) });
   },
 });
 
@@ -39,6 +39,26 @@ describe("MemoryStore", () => {
       toolCalls: [{ id: "1", name: "t", arguments: { list: [1] }, rawArguments: '{"list":[1]}' }],
     });
     expect(again?.state).toEqual({ a: [1] });
+  });
+
+  it("a message JSON cannot hold fails the whole append and stores nothing (as a persistent store would)", async () => {
+    const store = new MemoryStore();
+    await store.append("s", [{ role: "user", content: "kept" }], { appendId: "a1" });
+    const bad = { role: "user", content: "x", extra: 1n } as unknown as Message;
+    await expect(
+      store.append("s", [{ role: "user", content: "ok" }, bad], { appendId: "a2" }),
+    ).rejects.toThrow(TypeError);
+    expect((await store.load("s"))?.messages).toEqual([{ role: "user", content: "kept" }]);
+    // The failed append's id was not taken: a retry with it is written.
+    await store.append("s", [{ role: "user", content: "retry" }], { appendId: "a2" });
+    expect((await store.load("s"))?.messages.map((m) => m.content)).toEqual(["kept", "retry"]);
+  });
+
+  it("MemoryStateStore keeps JSON: a value JSON cannot hold fails on save", async () => {
+    const store = new MemoryStateStore();
+    await expect(store.save("k", { n: 1n } as unknown as { n: number })).rejects.toThrow(TypeError);
+    await expect(store.save("k", undefined as unknown as null)).rejects.toThrow(/not a JSON value/);
+    expect(await store.load("k")).toBeUndefined();
   });
 
   it("replace keeps only the last state and the snapshot", async () => {

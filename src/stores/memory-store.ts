@@ -16,6 +16,18 @@ import {
 } from "./session-store.js";
 import { withSessionLock } from "./with-session-lock.js";
 
+/** One stored record: its JSON text, with the fields the store needs without parsing it. */
+interface StoredRecord {
+  type: SessionRecord["type"];
+  at: number;
+  line: string;
+}
+
+/** A record as stored: serialised (a value JSON cannot hold fails here, as in a persistent store). */
+function storedRecord(record: SessionRecord): StoredRecord {
+  return { type: record.type, at: record.at, line: JSON.stringify(record) };
+}
+
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
   /** How long a session lock lives without renewal (default 60 s; see `SessionStore.lockTtlMs`). */
@@ -24,8 +36,9 @@ export interface MemoryStoreOptions {
 
 /**
  * A {@link SessionStore} in process memory: for tests, demos and short-lived processes. Records are kept as the
- * same versioned {@link SessionRecord} list the persistent stores write, and copied (`structuredClone`) on the
- * way in and out, so callers can never change stored data by mutating what they passed or got back. `replace`
+ * same versioned {@link SessionRecord} list the persistent stores write, as JSON text (serialised on the way
+ * in, parsed afresh on the way out), so callers can never change stored data by mutating what they passed or
+ * got back, and a value JSON cannot hold fails on write as it would in a persistent store. `replace`
  * drops the superseded records (keeping the last state), so memory stays bounded by the live history. Locks
  * are process-local, expire after their `ttlMs` and are renewable. An append repeating the session's last
  * `appendId` is dropped.
@@ -33,7 +46,7 @@ export interface MemoryStoreOptions {
 export class MemoryStore implements SessionStore {
   /** How long a session lock lives without renewal (see {@link SessionStore.lockTtlMs}). */
   readonly lockTtlMs: number | undefined;
-  private readonly sessions = new Map<string, SessionRecord[]>();
+  private readonly sessions = new Map<string, StoredRecord[]>();
   private readonly locks = new Map<string, { token: string; expiresAt: number }>();
   private readonly lastAppend = new Map<string, string>();
 
@@ -41,56 +54,53 @@ export class MemoryStore implements SessionStore {
     this.lockTtlMs = checkLockTtl(options.lockTtlMs);
   }
 
-  /** Loads a session (a deep copy), or `undefined` when it does not exist. */
+  /** Loads a session (parsed afresh: a deep copy), or `undefined` when it does not exist. */
   async load(sessionId: string): Promise<SessionData | undefined> {
     const stored = this.sessions.get(sessionId);
     if (stored === undefined) return undefined;
-    const records = structuredClone(stored).map((value, index) =>
-      parseSessionRecord({ value, sessionId, where: `memory record ${index + 1}` }),
-    );
-    return foldSessionRecords({ sessionId, records });
+    return foldSessionRecords({ sessionId, records: this.parse(sessionId, stored) });
   }
 
-  /** Appends copies of `messages` (an empty list writes nothing; a repeated `appendId` neither). */
+  /** Appends `messages` as JSON text (an empty list writes nothing; a repeated `appendId` neither). */
   async append(sessionId: string, messages: readonly Message[], options?: AppendOptions): Promise<void> {
     if (messages.length === 0) return;
     const appendId = options?.appendId;
-    if (appendId !== undefined) {
-      if (this.sessions.has(sessionId) && this.lastAppend.get(sessionId) === appendId) return;
-      this.lastAppend.set(sessionId, appendId);
+    if (
+      appendId !== undefined &&
+      this.sessions.has(sessionId) &&
+      this.lastAppend.get(sessionId) === appendId
+    ) {
+      return;
     }
     const at = Date.now();
-    const copies = structuredClone(messages) as Message[];
-    const records = copies.map(
-      (message): SessionRecord =>
+    // Serialised before anything changes: a message JSON cannot hold fails the whole append.
+    const records = messages.map((message) =>
+      storedRecord(
         appendId === undefined
           ? { v: SESSION_RECORD_VERSION, type: "message", at, message }
           : { v: SESSION_RECORD_VERSION, type: "message", at, message, appendId },
+      ),
     );
+    if (appendId !== undefined) this.lastAppend.set(sessionId, appendId);
     this.records(sessionId).push(...records);
   }
 
   /** Replaces the history with a snapshot of `messages`, keeping the last state. */
   async replace(sessionId: string, messages: readonly Message[]): Promise<void> {
-    const snapshot: SessionRecord = {
+    const snapshot = storedRecord({
       v: SESSION_RECORD_VERSION,
       type: "snapshot",
       at: Date.now(),
-      messages: structuredClone(messages) as Message[],
-    };
+      messages: [...messages],
+    });
     const lastState = this.sessions.get(sessionId)?.findLast((record) => record.type === "state");
     this.sessions.set(sessionId, lastState === undefined ? [snapshot] : [lastState, snapshot]);
   }
 
   /** Replaces the session's state with a copy of `state`. */
   async saveState(sessionId: string, state: { [key: string]: JsonValue }): Promise<void> {
-    const record: SessionRecord = {
-      v: SESSION_RECORD_VERSION,
-      type: "state",
-      at: Date.now(),
-      state: structuredClone(state),
-    };
-    const records: SessionRecord[] = this.records(sessionId).filter((existing) => existing.type !== "state");
+    const record = storedRecord({ v: SESSION_RECORD_VERSION, type: "state", at: Date.now(), state });
+    const records = this.records(sessionId).filter((existing) => existing.type !== "state");
     records.push(record);
     this.sessions.set(sessionId, records);
   }
@@ -107,9 +117,9 @@ export class MemoryStore implements SessionStore {
       task: async () => {
         const stored = this.sessions.get(sessionId);
         if (stored === undefined) return false;
-        const compacted = compactSessionRecords({ sessionId, records: stored });
+        const compacted = compactSessionRecords({ sessionId, records: this.parse(sessionId, stored) });
         if (compacted === undefined) return false;
-        this.sessions.set(sessionId, structuredClone(compacted.records));
+        this.sessions.set(sessionId, compacted.records.map(storedRecord));
         return true;
       },
     });
@@ -154,7 +164,13 @@ export class MemoryStore implements SessionStore {
   /** Nothing to release; present for symmetry with the other stores. */
   async close(): Promise<void> {}
 
-  private records(sessionId: string): SessionRecord[] {
+  private parse(sessionId: string, stored: readonly StoredRecord[]): SessionRecord[] {
+    return stored.map(({ line }, index) =>
+      parseSessionRecord({ value: JSON.parse(line), sessionId, where: `memory record ${index + 1}` }),
+    );
+  }
+
+  private records(sessionId: string): StoredRecord[] {
     let records = this.sessions.get(sessionId);
     if (records === undefined) {
       records = [];
