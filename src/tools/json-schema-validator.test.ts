@@ -174,7 +174,7 @@ describe("createJsonSchemaValidator: keywords the old validator ignored", () => 
       "never|nothing (no value is allowed here)|number",
       '|only the declared properties|unknown property "card"',
     ]);
-    expect(createJsonSchemaValidator({ schema })(bad)[0]?.message).toBe(
+    expect((await createJsonSchemaValidator({ schema })(bad))[0]?.message).toBe(
       'Missing required property "cvv" (required when "card" is given)',
     );
   });
@@ -213,7 +213,7 @@ describe("createJsonSchemaValidator: safety", () => {
       properties: { a: { $ref: "#/$defs/address" }, b: { format: "custom" } },
     };
     const before = structuredClone(schema);
-    createJsonSchemaValidator({ schema })({ a: {} });
+    await createJsonSchemaValidator({ schema })({ a: {} });
     expect(schema).toEqual(before);
     expect(Object.getOwnPropertyNames(schema.properties.a)).toEqual(["$ref"]);
   });

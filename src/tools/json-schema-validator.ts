@@ -1,14 +1,15 @@
-import { dereference, format, type Schema, type SchemaDraft, validate } from "@cfworker/json-schema";
+import type { Schema, SchemaDraft } from "@cfworker/json-schema";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ToolArgumentIssue } from "../errors/tool-arguments-error.js";
 import type { JsonSchema } from "../models/model.js";
-import { describeSchemaErrors } from "./describe-schema-errors.js";
+import { type JsonSchemaUris, mapJsonSchemaUris } from "./map-json-schema-uris.js";
+import type { JsonSchemaCheck } from "./prepare-json-schema-check.js";
 
 /**
- * Validates one value against the JSON Schema it was made for and returns the issues found (empty when
+ * Validates one value against the JSON Schema it was made for and resolves to the issues found (empty when
  * valid): field-level, with the path, what was expected and what was received, as the model is told.
  */
-export type JsonSchemaValidator = (value: unknown) => ToolArgumentIssue[];
+export type JsonSchemaValidator = (value: unknown) => Promise<ToolArgumentIssue[]>;
 
 /** Options of {@link createJsonSchemaValidator}. */
 export interface CreateJsonSchemaValidatorOptions {
@@ -18,7 +19,19 @@ export interface CreateJsonSchemaValidatorOptions {
   argument?: string;
 }
 
-type Lookup = Record<string, Schema | boolean>;
+let loading: Promise<typeof import("./prepare-json-schema-check.js")> | undefined;
+
+/**
+ * The validation code, loaded on the first validation rather than with agentloop (#22: importing
+ * `@cfworker/json-schema` with the root entry cost a sixth of its import time). A failed load is retried.
+ */
+function loadCheck(): Promise<typeof import("./prepare-json-schema-check.js")> {
+  loading ??= import("./prepare-json-schema-check.js").catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -50,14 +63,13 @@ function compiles(pattern: unknown): boolean {
 /**
  * Checks every subschema once, at creation, so that validation never fails on the schema itself: each `$ref`
  * must resolve inside the schema (remote references are not fetched), each `pattern` must compile, and
- * `$dynamicRef` (which the validator cannot follow) is refused. Unknown `format` names are annotations and are
- * removed from the private copy (only known formats are asserted).
+ * `$dynamicRef` (which the validator cannot follow) is refused.
  */
-function checkSubschemas(lookup: Lookup, fail: (message: string) => never): void {
-  for (const node of new Set(Object.values(lookup))) {
+function checkSubschemas({ lookup, refs }: JsonSchemaUris, fail: (message: string) => never): void {
+  for (const node of new Set(lookup.values())) {
     if (!isObject(node)) continue;
-    const ref = node.__absolute_ref__;
-    if (node.$ref !== undefined && (typeof ref !== "string" || lookup[ref] === undefined)) {
+    const ref = refs.get(node);
+    if (node.$ref !== undefined && (ref === undefined || !lookup.has(ref))) {
       fail(
         `$ref ${JSON.stringify(node.$ref)} does not resolve inside the schema (remote schemas are not fetched)`,
       );
@@ -72,34 +84,17 @@ function checkSubschemas(lookup: Lookup, fail: (message: string) => never): void
           fail(`patternProperties key ${JSON.stringify(pattern)} is not a valid regular expression`);
       }
     }
-    if (
-      node.format !== undefined &&
-      (typeof node.format !== "string" || !Object.hasOwn(format, node.format))
-    ) {
-      delete node.format;
-    }
   }
 }
 
 /**
- * Why validation itself failed on a value: arguments nested deeper than the stack allows (a recursive schema),
- * a value that is not JSON (`undefined` inside an object), or a keyword of the wrong shape in the schema.
- */
-function unvalidatable(error: unknown): ToolArgumentIssue {
-  const deep = error instanceof RangeError;
-  const expected = deep ? "arguments nested less deeply" : "arguments the tool's schema can check";
-  const reason = error instanceof Error ? error.message : String(error);
-  const received = deep ? "arguments nested too deeply to check" : `a value it could not check (${reason})`;
-  return { path: "", expected, received, message: `Expected ${expected}, received ${received}` };
-}
-
-/**
  * Builds a validator for a JSON Schema, once (tools build theirs at creation; validating a call then costs no
- * schema work). Backed by `@cfworker/json-schema` (no code generation: no `eval`, no `new Function`), it
- * supports drafts 4, 7, 2019-09 and 2020-12 (chosen by `$schema`, default 2020-12): `$ref`/`$defs`/
- * `definitions`, `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`, `format` (email, date-time, date, time,
- * uri, uuid, ipv4, ipv6, hostname, …), and every other validation keyword. Issues name the field path, what was
- * expected and what was received (at most 50).
+ * schema work: the first call loads the validation code and indexes the schema). Backed by
+ * `@cfworker/json-schema` (no code generation: no `eval`, no `new Function`), it supports drafts 4, 7, 2019-09
+ * and 2020-12 (chosen by `$schema`, default 2020-12): `$ref`/`$defs`/`definitions`, `allOf`/`anyOf`/`oneOf`/
+ * `not`, `if`/`then`/`else`, `format` (email, date-time, date, time, uri, uuid, ipv4, ipv6, hostname, …), and
+ * every other validation keyword. Issues name the field path, what was expected and what was received (at
+ * most 50).
  *
  * Throws {@link InvalidArgumentError} when the schema cannot be checked: a `$ref` that does not resolve inside
  * the schema, an invalid `pattern`, `$dynamicRef`, or a value that is not JSON.
@@ -118,26 +113,28 @@ export function createJsonSchemaValidator({
     return fail("expected a JSON-compatible schema object", error);
   }
   const draft = draftOf(root.$schema);
-  let lookup: Lookup;
+  let uris: JsonSchemaUris;
   try {
-    lookup = dereference(root);
+    uris = mapJsonSchemaUris(root);
   } catch (error) {
     return fail(
       `the JSON Schema cannot be used: ${error instanceof Error ? error.message : String(error)}`,
       error,
     );
   }
-  checkSubschemas(lookup, fail);
+  checkSubschemas(uris, fail);
+  let check: JsonSchemaCheck | undefined;
   return (value) => {
     if (value === undefined) {
       const expected = root.type === undefined ? "a value" : typeText(root.type);
-      return [{ path: "", expected, received: "nothing", message: `Expected ${expected}, received nothing` }];
+      return Promise.resolve([
+        { path: "", expected, received: "nothing", message: `Expected ${expected}, received nothing` },
+      ]);
     }
-    try {
-      const result = validate(value, root, draft, lookup, false);
-      return result.valid ? [] : describeSchemaErrors({ errors: result.errors, root, lookup, value });
-    } catch (error) {
-      return [unvalidatable(error)];
-    }
+    if (check !== undefined) return Promise.resolve(check(value));
+    return loadCheck().then(({ prepareJsonSchemaCheck }) => {
+      check ??= prepareJsonSchemaCheck({ root, draft });
+      return check(value);
+    });
   };
 }

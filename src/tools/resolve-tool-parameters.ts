@@ -137,10 +137,10 @@ function fromJsonSchema(parameters: JsonSchema): ResolvedToolParameters {
   const validate = createJsonSchemaValidator({ schema: copy });
   return {
     jsonSchema,
-    parseArguments: (args) => {
-      const issues = validate(args);
-      return Promise.resolve(issues.length === 0 ? { ok: true, value: args } : { ok: false, issues });
-    },
+    parseArguments: (args) =>
+      validate(args).then((issues) =>
+        issues.length === 0 ? { ok: true, value: args } : { ok: false, issues },
+      ),
   };
 }
 

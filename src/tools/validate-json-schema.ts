@@ -11,7 +11,7 @@ export interface ValidateJsonSchemaOptions {
 }
 
 /**
- * Validates `value` against a JSON Schema and returns the issues found (empty when valid): the path, what was
+ * Validates `value` against a JSON Schema and resolves to the issues found (empty when valid): the path, what was
  * expected and what was received, as tools report them to the model. The full JSON Schema vocabulary is checked
  * (`$ref`/`$defs`, `allOf`/`anyOf`/`oneOf`, `format`, …; see {@link createJsonSchemaValidator}).
  *
@@ -19,6 +19,9 @@ export interface ValidateJsonSchemaOptions {
  * {@link createJsonSchemaValidator} (tools do). Throws `InvalidArgumentError` (argument "schema") for a schema
  * that cannot be checked, such as a `$ref` that does not resolve inside it.
  */
-export function validateJsonSchema({ schema, value }: ValidateJsonSchemaOptions): ToolArgumentIssue[] {
+export function validateJsonSchema({
+  schema,
+  value,
+}: ValidateJsonSchemaOptions): Promise<ToolArgumentIssue[]> {
   return createJsonSchemaValidator({ schema, argument: "schema" })(value);
 }
