@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import inspector from "node:inspector/promises";
+import { SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -63,31 +64,30 @@ for (const [key, us] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
 
 // Self time per source area: dist chunks keep esbuild's `// src/<file>.ts` markers, so a line maps to its
 // source file; node internals, natives and dependencies are grouped by kind.
-const markers = new Map();
-function sourceOf(url, line) {
+// The build's source maps say which src/ file a dist line came from (node:module's SourceMap).
+const maps = new Map();
+function sourceOf(url, line, column) {
   if (!url.includes("/dist/")) {
     if (url === "") return "(native)";
     if (url.startsWith("node:")) return "node internals";
     const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
     return dep ? `dependency ${dep[1]}` : "bench harness";
   }
-  let list = markers.get(url);
-  if (list === undefined) {
-    list = [];
-    fs.readFileSync(new URL(url), "utf8").split("\n").forEach((text, i) => {
-      const m = /^\/\/ src\/(.+\.ts)$/.exec(text);
-      if (m) list.push([i, m[1]]);
-    });
-    markers.set(url, list);
+  let map = maps.get(url);
+  if (map === undefined) {
+    const file = fileURLToPath(url);
+    map = fs.existsSync(`${file}.map`) ? new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, "utf8"))) : null;
+    maps.set(url, map);
   }
-  let found = "dist (unknown)";
-  for (const [start, file] of list) if (start <= line) found = file;
-  return found.replace(/\/[^/]+$/, "/") || found;
+  const source = map?.findEntry(line, column)?.originalSource;
+  if (typeof source !== "string") return "dist (unmapped)";
+  const rel = source.replace(/^.*\/src\//, "");
+  return rel.includes("/") ? rel.replace(/\/[^/]+$/, "/") : rel;
 }
 const areas = new Map();
 for (const [id, us] of self) {
   const { callFrame: f } = byId.get(id);
-  const area = f.url === "" ? (["(idle)", "(program)", "(garbage collector)"].includes(f.functionName) ? f.functionName : "(native)") : sourceOf(f.url, f.lineNumber);
+  const area = f.url === "" ? (["(idle)", "(program)", "(garbage collector)"].includes(f.functionName) ? f.functionName : "(native)") : sourceOf(f.url, f.lineNumber, f.columnNumber);
   areas.set(area, (areas.get(area) ?? 0) + us);
 }
 console.log("\nby area (src folder of the dist code; idle excluded from nothing):");
