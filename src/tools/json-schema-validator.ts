@@ -20,17 +20,37 @@ export interface CreateJsonSchemaValidatorOptions {
 }
 
 let loading: Promise<typeof import("./prepare-json-schema-check.js")> | undefined;
+let loaded = false;
 
 /**
  * The validation code, loaded on the first validation rather than with agentloop (#22: importing
  * `@cfworker/json-schema` with the root entry cost a sixth of its import time). A failed load is retried.
  */
 function loadCheck(): Promise<typeof import("./prepare-json-schema-check.js")> {
-  loading ??= import("./prepare-json-schema-check.js").catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+  loading ??= import("./prepare-json-schema-check.js").then(
+    (module) => {
+      loaded = true;
+      return module;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
+}
+
+/**
+ * While the validation code is still loading (after the first JSON Schema validator was made), the promise of
+ * its load (settling either way); `undefined` once it is there. The tool executor waits for it before a
+ * call's timeout starts, so agentloop's own module load never counts against a tool's `timeoutMs`.
+ */
+export function whenJsonSchemaCheckLoaded(): Promise<unknown> | undefined {
+  if (loaded || loading === undefined) return undefined;
+  return loading.then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -123,6 +143,8 @@ export function createJsonSchemaValidator({
     );
   }
   checkSubschemas(uris, fail);
+  // Starts loading the validation code now, in the background (the first call would wait for it otherwise).
+  loadCheck().catch(() => undefined);
   let check: JsonSchemaCheck | undefined;
   return (value) => {
     if (value === undefined) {

@@ -9,6 +9,7 @@ import type { RunState } from "../sessions/run-state.js";
 import { type Deadline, setDeadline } from "../util/deadline.js";
 import { CALLER_RUN } from "./caller-run-key.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
+import { whenJsonSchemaCheckLoaded } from "./json-schema-validator.js";
 import type { ToolArgumentsResult } from "./resolve-tool-parameters.js";
 import type { Tool, ToolContext } from "./tool.js";
 import type { ToolOutcome } from "./tool-outcome.js";
@@ -206,13 +207,10 @@ export class ToolBatch {
       }
       run.tool = tool;
       this.active.add(run);
-      const timeoutMs = tool.timeoutMs ?? this.config.defaultTimeoutMs;
-      if (timeoutMs <= MAX_TIMER_MS)
-        run.timer = setDeadline({ ms: timeoutMs, onExpire: () => onTimeout(this, run, timeoutMs) });
-      tool.parseArguments(call.arguments).then(
-        (parsed) => this.execute(run, parsed),
-        (error: unknown) => this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error })),
-      );
+      // agentloop's JSON Schema validation code loads once, on first use: its load is not the tool's time.
+      const loading = whenJsonSchemaCheckLoaded();
+      if (loading === undefined) this.parse(run, tool);
+      else loading.then(() => this.parse(run, tool));
     } catch (error) {
       this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error }));
     }
@@ -228,6 +226,23 @@ export class ToolBatch {
       message: call.parseError ?? "invalid JSON",
     };
     return new ToolArgumentsError({ toolName: call.name, issues: [issue] });
+  }
+
+  /** Starts the call's timeout and parses its arguments (then executes it). */
+  private parse(run: CallRun, tool: Tool): void {
+    if (run.done) return;
+    const { call } = run;
+    const timeoutMs = tool.timeoutMs ?? this.config.defaultTimeoutMs;
+    if (timeoutMs <= MAX_TIMER_MS)
+      run.timer = setDeadline({ ms: timeoutMs, onExpire: () => onTimeout(this, run, timeoutMs) });
+    try {
+      tool.parseArguments(call.arguments).then(
+        (parsed) => this.execute(run, parsed),
+        (error: unknown) => this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error })),
+      );
+    } catch (error) {
+      this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error }));
+    }
   }
 
   private execute(run: CallRun, parsed: ToolArgumentsResult<unknown>): void {
