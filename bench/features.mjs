@@ -25,7 +25,7 @@
 // and the paired per-run difference against `off` (median, bootstrap 95% CI). Every run is checked (completed,
 // 4 turns, the feature did its thing: a trace, a stored session, a journaled end, counted events).
 // Sessions and journal runs are deleted between rounds (outside the measured runs).
-// Imports the built package (dist/): `npm run build` first.
+// Imports the built package (dist/): `npm run build` first (or BENCH_DIST=/abs/dir for another build).
 //   node bench/features.mjs [--mode run|stream|both] [--rounds 15] [--runs-per-round 20] [--warmup 30]
 //                           [--only off,trace,...] [--json]
 //   node bench/features.mjs --profile trace [--stream] [--runs 300]
@@ -35,10 +35,8 @@
 import fs from "node:fs";
 import inspector from "node:inspector/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
-import { createEstimatingCounter } from "../dist/context/public.js";
-import { Agent, Budget, createOpenAI, MemoryJournal, MemoryStore, tool } from "../dist/index.js";
 import {
   mean,
   measureRun,
@@ -52,6 +50,15 @@ import {
 } from "./lib/paired-ab.mjs";
 import { MAX_STEPS, MODEL, PROMPT, runTool, SYSTEM_PROMPT, TOOL_INFO } from "./peers/common.mjs";
 import { runAgent as runRawHttp } from "./peers/raw-http.mjs";
+
+// BENCH_DIST=/abs/dir: import another build of agentloop (e.g. one made elsewhere to compare before/after; name
+// the directory `.../dist` so --profile can map its chunks back to src/ files).
+const distRoot =
+  process.env.BENCH_DIST === undefined ? new URL("../dist/", import.meta.url) : pathToFileURL(`${process.env.BENCH_DIST}/`);
+const { createEstimatingCounter } = await import(new URL("context/public.js", distRoot).href);
+const { Agent, Budget, createOpenAI, MemoryJournal, MemoryStore, tool } = await import(
+  new URL("index.js", distRoot).href
+);
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);

@@ -201,7 +201,7 @@ export class AgentRunner {
       budget: args.budget ?? this.budget(args.options),
       steering: args.options.steering,
       run: (attempt) => {
-        const overrides: Overrides = { ...attempt, tools: new ToolRegistry({ tools: attempt.tools }) };
+        const overrides: Overrides = attempt;
         const options = { ...args.options, signal: attempt.signal };
         const request = {
           input: attempt.input,

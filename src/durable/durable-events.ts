@@ -11,6 +11,7 @@ import { isEmptyInput, type MessageContent } from "../models/content-part.js";
 import type { Message } from "../models/message.js";
 import type { Model } from "../models/model.js";
 import type { Tool } from "../tools/tool.js";
+import type { ToolRegistry } from "../tools/tool-registry.js";
 import { followSignal } from "../util/follow-signal.js";
 import {
   approvalDecision,
@@ -22,7 +23,7 @@ import { JOURNAL_RECORD_VERSION, type JournalRecord, type StartRecord } from "./
 import { JournalWriter } from "./journal-writer.js";
 import { JournaledModel } from "./journaled-model.js";
 import { journaledSteering } from "./journaled-steering.js";
-import { journaledTools } from "./journaled-tools.js";
+import { journaledToolRegistry } from "./journaled-tool-registry.js";
 import { replayAwareBudget } from "./replay-aware-budget.js";
 import { replayFinishedRun } from "./replay-finished-run.js";
 import type { RunJournal } from "./run-journal.js";
@@ -41,7 +42,8 @@ export interface DurableAttempt {
   /** Whether the journal had the run already (a resumed attempt). */
   resumed: boolean;
   model: Model;
-  tools: Tool[];
+  /** The journaled tools (see `journaledToolRegistry`). */
+  tools: ToolRegistry;
   /** Approval decisions journaled so far, by turn. */
   approvals: ReadonlyMap<number, ApprovalDecisions>;
   budget: BudgetCharges | undefined;
@@ -163,7 +165,7 @@ async function* attempt(
     live = true;
   };
   const model = new JournaledModel({ model: args.model, records, writer, onLive });
-  const tools = journaledTools({ tools: args.tools, runId, records, writer, onLive });
+  const tools = journaledToolRegistry({ tools: args.tools, runId, records, writer, onLive });
   const events = args.run({
     input: start.input,
     messages: start.messages,

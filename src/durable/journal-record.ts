@@ -283,6 +283,17 @@ export function parseJournalRecord(options: ParseJournalRecordOptions): JournalR
  * `JSON.stringify` throws, before anything is written.
  */
 export function serializeJournalRecord(record: JournalRecord): string {
+  if (startsWithVersionAndKind(record)) return JSON.stringify(record); // as this package writes them: no copy
   const { v, kind, ...rest } = record;
   return JSON.stringify({ v, kind, ...rest });
+}
+
+/** Whether the record's first two keys (in `JSON.stringify` order) are `v` and `kind`. */
+function startsWithVersionAndKind(record: object): boolean {
+  let index = 0;
+  for (const key in record) {
+    if (key !== (index === 0 ? "v" : "kind")) return false;
+    if (++index === 2) return true;
+  }
+  return false;
 }

@@ -74,6 +74,42 @@ function overlay<T extends object>(target: T, props: Partial<T>): T {
   return Object.create(Object.getPrototypeOf(target) as object | null, descriptors) as T;
 }
 
+/** Per tool: whether it is a plain object of enumerable data properties (a spread copies it exactly). */
+const plainTools = new WeakMap<Tool, boolean>();
+
+function isPlainData(target: object): boolean {
+  if (Object.getPrototypeOf(target) !== Object.prototype) return false;
+  const descriptors = Object.getOwnPropertyDescriptors(target);
+  for (const key of Reflect.ownKeys(descriptors)) {
+    const descriptor = descriptors[key as string] as PropertyDescriptor;
+    if (!descriptor.enumerable || descriptor.get !== undefined || descriptor.set !== undefined) return false;
+  }
+  return true;
+}
+
+/**
+ * `original` with its own `execute`: a spread (a fast object) for a plain tool, as `tool()` makes them
+ * (checked once per tool), otherwise an {@link overlay} (prototype and accessors kept).
+ */
+function withExecute(original: Tool, execute: Tool["execute"]): Tool {
+  let plain = plainTools.get(original);
+  if (plain === undefined) {
+    plain = isPlainData(original);
+    plainTools.set(original, plain);
+  }
+  return Object.freeze(plain ? { ...original, execute } : overlay(original, { execute }));
+}
+
+/**
+ * `ctx` with `idempotencyKey` set, for a call the stand-in executes (and whose `ctx.signal` it reads anyway). The
+ * executor's context (a plain object whose only accessor is the lazy `signal`) is spread: a fast object, and
+ * what spreading it gives is the same; any other context is overlaid (prototype and accessors kept).
+ */
+function withKey(ctx: ToolContext, idempotencyKey: string): ToolContext {
+  if (Object.getPrototypeOf(ctx) !== Object.prototype) return overlay(ctx, { idempotencyKey });
+  return { ...ctx, idempotencyKey };
+}
+
 /**
  * What `execute` does so that the executor reports the recorded result again, with the same text. A timeout
  * is not waited out again: it is thrown as the executor's own `ToolTimeoutError` (same text).
@@ -227,17 +263,18 @@ function journalTool({ original, runId, journal, writer, onLive, live }: StandIn
     if (start !== undefined && !original.idempotent) return unknownOutcome(toolCallId);
     const idempotencyKey =
       start?.idempotencyKey ?? (n === 0 ? `${runId}:${toolCallId}` : `${runId}:${toolCallId}:${n}`);
-    return run(args, overlay(ctx, { idempotencyKey }), start !== undefined);
+    return run(args, withKey(ctx, idempotencyKey), start !== undefined);
   };
-  return Object.freeze(overlay(original, { execute }));
+  return withExecute(original, execute);
 }
 
 /**
  * Stand-ins for `tools` for a durable run: same name, schema and options; each call gets
  * `ctx.idempotencyKey = "<runId>:<toolCallId>"` (`":<n>"` appended for the n-th reuse of an id within the
- * run), the same on every attempt. `ctx` is extended by copying its property descriptors (nothing is read,
- * spreading it still works); the stand-in itself reads `ctx.signal` of each call it executes, to journal a
- * timeout the moment it happens (so the executor's lazily created signal exists for those calls).
+ * run), the same on every attempt: the executor's `ctx` is copied with the key added (spreading it still
+ * gives every field). The stand-in reads `ctx.signal` of each call it executes, to journal a timeout the
+ * moment it happens (so the executor's lazily created signal exists for those calls); a replayed call's
+ * `ctx` is not read. A stand-in is its original with another `execute` (same `spec` object).
  * - A call with a journaled `tool_result` is not executed: the recorded content is returned (content parts,
  *   images included, as `toolContent`), or the recorded failure thrown again (the model sees the same text;
  *   a timeout is reported as a thrown `ToolTimeoutError` instead of being waited out again).

@@ -8,7 +8,7 @@ import type { EndRecord, JournalRecord, StartRecord } from "./journal-record.js"
 import { JournalWriter } from "./journal-writer.js";
 import { JournaledModel } from "./journaled-model.js";
 import { journaledSteering } from "./journaled-steering.js";
-import { journaledTools } from "./journaled-tools.js";
+import { journaledToolRegistry } from "./journaled-tool-registry.js";
 import type { RunSummary } from "./run-summary.js";
 
 /** Options of {@link replayFinishedRun}. */
@@ -39,7 +39,7 @@ export async function* replayFinishedRun(
     sessionId: undefined,
     resumed: true,
     model,
-    tools: journaledTools({ tools: options.tools, runId, records, writer, live: false }),
+    tools: journaledToolRegistry({ tools: options.tools, runId, records, writer, live: false }),
     approvals: journaledApprovals(records),
     budget: undefined,
     signal,

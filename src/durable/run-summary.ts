@@ -36,20 +36,28 @@ export interface ToRunSummaryOptions {
   result: AgentResult;
 }
 
-/** The {@link RunSummary} of a run's result: a JSON copy, so later changes to the result do not show. */
+/**
+ * The {@link RunSummary} of a run's result, without a JSON round trip of the whole result (a journal serialises
+ * the `end` record anyway): new arrays and records, so later changes to the result's arrays, usage or tool call
+ * records do not show; the messages are shared (a history's messages are not changed once in it, and they are
+ * JSON already: the journal holds them). A typed `output` is copied through JSON (it may hold what JSON cannot:
+ * a summary is plain JSON, whether it was just made or read back from the journal).
+ */
 export function toRunSummary({ runId, result }: ToRunSummaryOptions): RunSummary {
   const summary: RunSummary = {
     runId,
     text: result.text,
     stopReason: result.stopReason,
     turns: result.turns,
-    usage: result.usage,
+    usage: { ...result.usage },
     costUsd: result.costUsd,
-    toolCalls: result.toolCalls,
-    messages: result.messages,
+    toolCalls: result.toolCalls.map((call) => ({ ...call })),
+    messages: [...result.messages],
   };
-  if (result.output !== undefined) summary.output = result.output;
-  const copy = JSON.parse(JSON.stringify(summary)) as RunSummary;
-  if (result.error !== undefined) copy.error = { name: result.error.name, message: result.error.message };
-  return copy;
+  if (result.output !== undefined) {
+    const json = JSON.stringify(result.output);
+    if (json !== undefined) summary.output = JSON.parse(json) as unknown;
+  }
+  if (result.error !== undefined) summary.error = { name: result.error.name, message: result.error.message };
+  return summary;
 }

@@ -18,6 +18,11 @@ export interface HashRecordOptions {
 export function hashRecord({ seq, kind, data, prevHash }: HashRecordOptions): string {
   const dataJson = data instanceof RawJson ? data.json : canonicalJson(data);
   // The canonical form of { seq, kind, data, prevHash }: keys in sorted order.
-  const text = `{"data":${dataJson},"kind":${JSON.stringify(kind)},"prevHash":${JSON.stringify(prevHash)},"seq":${canonicalJson(seq)}}`;
+  const text = `{"data":${dataJson},"kind":${plainJson(kind)},"prevHash":${plainJson(prevHash)},"seq":${canonicalJson(seq)}}`;
   return sha256Hex(text);
+}
+
+/** `JSON.stringify(text)`, without the call for a kind or hex hash (a record read from a file may hold anything). */
+function plainJson(text: string): string {
+  return typeof text === "string" && /^[a-z0-9_]*$/.test(text) ? `"${text}"` : JSON.stringify(text);
 }

@@ -7,7 +7,7 @@ import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../mo
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { toRecordedError, toRecordedRequest, toRecordedResponse } from "../run-log/recorded-model-call.js";
 import { observationContent } from "../tools/observation-content.js";
-import { canonicalJson, RawJson } from "../util/canonical-json.js";
+import { canonicalJson, canonicalJsonCopy, RawJson } from "../util/canonical-json.js";
 import { canSha256 } from "../util/sha256-hex.js";
 import { hashRecord } from "./hash-record.js";
 import { toolFailureOf } from "./tool-failure-of.js";
@@ -223,8 +223,9 @@ export class TraceRecorder {
   /** Adds a record whose data is a JSON copy of `value` (so the trace holds plain JSON, not live objects). */
   private appendCopy<K extends TraceRecordKind>(kind: K, value: TraceRecordDataMap[K]): void {
     if (this.finished) return;
-    const json = canonicalJson(value);
-    this.append(kind, JSON.parse(json) as TraceRecordDataMap[K], json);
+    // The copy is made while serialising: equal to JSON.parse(json), without parsing the text back.
+    const { json, copy } = canonicalJsonCopy(value);
+    this.append(kind, copy as TraceRecordDataMap[K], json);
   }
 
   private append<K extends TraceRecordKind>(kind: K, data: TraceRecordDataMap[K], json: string): void {
