@@ -9,7 +9,11 @@ let loading: Promise<void> | undefined;
 /** node:crypto's SHA-256 where the runtime has Node's built-ins (fast, native). */
 function nodeHash(): Hash | undefined {
   const crypto = findNodeBuiltin("node:crypto");
-  return crypto === undefined ? undefined : (text) => crypto.createHash("sha256").update(text).digest("hex");
+  if (crypto === undefined) return undefined;
+  // One-shot `crypto.hash` (Node 20.12+, 22): about a third cheaper than a Hash object per record.
+  const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
+  if (typeof oneShot === "function") return (text) => oneShot("sha256", text, "hex");
+  return (text) => crypto.createHash("sha256").update(text).digest("hex");
 }
 
 /** Whether {@link sha256Hex} can hash right now (node:crypto is there, or {@link loadSha256} has finished). */
