@@ -48,8 +48,9 @@ import {
   sortNum,
   startMockServer,
 } from "./lib/paired-ab.mjs";
-import { MAX_STEPS, MODEL, PROMPT, runTool, SYSTEM_PROMPT, TOOL_INFO } from "./peers/common.mjs";
+import { MAX_STEPS, MODEL, PROMPT, SYSTEM_PROMPT } from "./peers/common.mjs";
 import { runAgent as runRawHttp } from "./peers/raw-http.mjs";
+import { agentloopTools } from "./lib/agentloop-tools.mjs";
 
 // BENCH_DIST=/abs/dir: import another build of agentloop (e.g. one made elsewhere to compare before/after; name
 // the directory `.../dist` so --profile can map its chunks back to src/ files).
@@ -74,20 +75,7 @@ const TURNS = 4;
 
 const { baseURL, server } = await startMockServer();
 
-const tools = [
-  tool({
-    name: "get_weather",
-    description: TOOL_INFO.get_weather.description,
-    parameters: z.object({ city: z.string().describe(TOOL_INFO.get_weather.paramDescription) }),
-    execute: ({ city }) => runTool("get_weather", city),
-  }),
-  tool({
-    name: "calculate",
-    description: TOOL_INFO.calculate.description,
-    parameters: z.object({ expression: z.string().describe(TOOL_INFO.calculate.paramDescription) }),
-    execute: ({ expression }) => runTool("calculate", expression),
-  }),
-];
+const tools = agentloopTools({ tool, z });
 const model = createOpenAI({ baseURL, apiKey: "k" })(MODEL);
 const OFF_LIMITS = { maxTurns: MAX_STEPS, timeoutMs: Infinity, maxToolCallsPerTurn: Infinity };
 const DEFAULT_LIMITS = { maxTurns: MAX_STEPS };

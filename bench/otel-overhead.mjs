@@ -24,7 +24,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { z } from "zod";
 import { Agent, createOpenAI, tool } from "../dist/index.js";
 import { otelHooks } from "../dist/otel/index.js";
-import { MAX_STEPS, MODEL, PROMPT, runTool, SYSTEM_PROMPT, TOOL_INFO } from "./peers/common.mjs";
+import { MAX_STEPS, MODEL, PROMPT, SYSTEM_PROMPT } from "./peers/common.mjs";
+import { agentloopTools } from "./lib/agentloop-tools.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -50,20 +51,7 @@ const baseURL = await new Promise((resolve, reject) => {
   });
 });
 
-const tools = [
-  tool({
-    name: "get_weather",
-    description: TOOL_INFO.get_weather.description,
-    parameters: z.object({ city: z.string().describe(TOOL_INFO.get_weather.paramDescription) }),
-    execute: ({ city }) => runTool("get_weather", city),
-  }),
-  tool({
-    name: "calculate",
-    description: TOOL_INFO.calculate.description,
-    parameters: z.object({ expression: z.string().describe(TOOL_INFO.calculate.paramDescription) }),
-    execute: ({ expression }) => runTool("calculate", expression),
-  }),
-];
+const tools = agentloopTools({ tool, z });
 const agentOf = (hooks) =>
   new Agent({
     ...hooks,

@@ -24,6 +24,12 @@ import { rollup } from "rollup";
 const MAX_SHARED = 5;
 /** An entry that reaches more than this share of the root's bytes loads `core` with it (it costs it little). */
 const HEAVY_SHARE = 0.5;
+/**
+ * Browser- and edge-facing entries: a chunk they load holds only modules they use. Else a shared chunk can
+ * carry code with a dynamic import of an optional peer (the token counter's gpt-tokenizer) into the browser
+ * client, which a bundler without that package installed cannot build.
+ */
+const STRICT_ENTRIES = new Set(["client/index", "web/index"]);
 
 /**
  * Resolves `./x.js` to `./x.ts` (sources import with .js), leaves every package import external, and strips
@@ -82,11 +88,14 @@ function planRootChunks({ input, root, getModuleInfo }) {
   const size = (id) => getModuleInfo(id)?.code?.length ?? 0;
   const rootBytes = [...rootGraph].reduce((sum, id) => sum + size(id), 0);
   const light = [];
+  const strict = [];
   for (const [name, file] of Object.entries(input)) {
     if (name === root) continue;
     const reached = [...staticGraph(file, getModuleInfo)].filter((id) => rootGraph.has(id));
-    if (reached.reduce((sum, id) => sum + size(id), 0) <= HEAVY_SHARE * rootBytes)
+    if (reached.reduce((sum, id) => sum + size(id), 0) <= HEAVY_SHARE * rootBytes) {
       light.push(new Set(reached));
+      strict.push(STRICT_ENTRIES.has(name));
+    }
   }
   const byUsers = new Map();
   for (const id of rootGraph) {
@@ -130,8 +139,11 @@ function planRootChunks({ input, root, getModuleInfo }) {
       return Number.POSITIVE_INFINITY;
     }
     let waste = 0;
-    for (const reached of light) {
+    for (const [index, reached] of light.entries()) {
       const loaded = closure(new Set([...reached].map((id) => groupOf.get(id))));
+      if (strict[index] && [...loaded].some((group) => candidate[group].some((id) => !reached.has(id)))) {
+        return Number.POSITIVE_INFINITY;
+      }
       for (const group of loaded) waste += bytes[group];
     }
     return waste;

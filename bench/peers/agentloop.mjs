@@ -3,24 +3,12 @@
 
 import { z } from "zod";
 import { Agent, createOpenAI, tool } from "../../dist/index.js";
-import { MAX_STEPS, MODEL, runTool, SYSTEM_PROMPT, TOOL_INFO } from "./common.mjs";
+import { MAX_STEPS, MODEL, SYSTEM_PROMPT } from "./common.mjs";
+import { agentloopTools } from "../lib/agentloop-tools.mjs";
 
 export const meta = { name: "agentloop", packages: [] };
 
-const tools = [
-  tool({
-    name: "get_weather",
-    description: TOOL_INFO.get_weather.description,
-    parameters: z.object({ city: z.string().describe(TOOL_INFO.get_weather.paramDescription) }),
-    execute: ({ city }) => runTool("get_weather", city),
-  }),
-  tool({
-    name: "calculate",
-    description: TOOL_INFO.calculate.description,
-    parameters: z.object({ expression: z.string().describe(TOOL_INFO.calculate.paramDescription) }),
-    execute: ({ expression }) => runTool("calculate", expression),
-  }),
-];
+const tools = agentloopTools({ tool, z });
 
 // Agents are built once per (baseURL, apiKey), as a server would.
 const agents = new Map();
