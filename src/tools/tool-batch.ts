@@ -209,8 +209,7 @@ export class ToolBatch {
       this.active.add(run);
       // agentloop's JSON Schema validation code loads once, on first use: its load is not the tool's time.
       const loading = whenJsonSchemaCheckLoaded();
-      if (loading === undefined) this.parse(run, tool);
-      else loading.then(() => this.parse(run, tool));
+      loading === undefined ? this.parse(run, tool) : loading.then(() => this.parse(run, tool));
     } catch (error) {
       this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error }));
     }
@@ -231,17 +230,15 @@ export class ToolBatch {
   /** Starts the call's timeout and parses its arguments (then executes it). */
   private parse(run: CallRun, tool: Tool): void {
     if (run.done) return;
-    const { call } = run;
     const timeoutMs = tool.timeoutMs ?? this.config.defaultTimeoutMs;
     if (timeoutMs <= MAX_TIMER_MS)
       run.timer = setDeadline({ ms: timeoutMs, onExpire: () => onTimeout(this, run, timeoutMs) });
+    const failed = (error: unknown) =>
+      this.fail(run, new ToolExecutionError({ toolName: tool.name, cause: error }));
     try {
-      tool.parseArguments(call.arguments).then(
-        (parsed) => this.execute(run, parsed),
-        (error: unknown) => this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error })),
-      );
+      tool.parseArguments(run.call.arguments).then((parsed) => this.execute(run, parsed), failed);
     } catch (error) {
-      this.fail(run, new ToolExecutionError({ toolName: call.name, cause: error }));
+      failed(error);
     }
   }
 
