@@ -14,8 +14,10 @@
 //   and bytes per run (INFO deltas around the timed batch, the cost of the INFO calls themselves subtracted).
 // - traffic: 1 worker, the io agent; `--repeat` batches of `--runs` runs: Redis commands per run by command
 //   name (`INFO commandstats`, counts the commands scripts run too) and bytes in/out per run (`INFO stats`);
-//   then one batch under MONITOR: the requests clients sent (top-level commands, scripts by name, MULTI..EXEC
-//   and pipelines counted once as round trips), split into worker and producer, and the commands scripts ran.
+//   the worker's requests per run (round trips: its socket writes to Redis, counted in the worker process; a
+//   command, a pipeline or a MULTI is one write); then one batch under MONITOR: the requests clients sent
+//   (top-level commands, scripts by name, MULTI..EXEC counted once, an EXPIRE right after an XADD folded in; the
+//   other commands of a pipeline show apart), split into worker and producer, and the commands scripts ran.
 // - cpu: a CPU-bound agent (zero model latency: `--turns` model calls with one tool call each, then the answer;
 //   `--model http` through the real OpenAI provider against the mock server, `scripted` through ScriptedModel,
 //   no HTTP); for each worker count, runs/s, worker CPU ms per run (process.cpuUsage of every worker), Redis
@@ -65,6 +67,14 @@ else {
 
 /** Worker mode: one queue worker with the bench agent until SIGTERM; answers CPU-usage requests over IPC. */
 async function runWorker() {
+  // Requests this process sends to Redis: ioredis writes a command, a pipeline or a MULTI with one socket write.
+  const { Socket } = await import("node:net");
+  const socketWrite = Socket.prototype.write;
+  let redisWrites = 0;
+  Socket.prototype.write = function write(...args) {
+    if (this.remotePort === Number(process.env.REDIS_PORT)) redisWrites += 1;
+    return socketWrite.apply(this, args);
+  };
   const { Agent, createOpenAI, tool } = await import(dist("index.js"));
   const { createAgentWorker } = await import(dist("integrations/queue/index.js"));
   const { MemoryStore } = await import(dist("index.js"));
@@ -128,6 +138,7 @@ async function runWorker() {
   });
   process.on("message", (message) => {
     if (message === "cpu") process.send({ cpu: process.cpuUsage() });
+    if (message === "writes") process.send({ writes: redisWrites });
   });
   process.on("SIGTERM", () => worker.close().then(() => process.exit(0)));
   process.send({ ready: true });
@@ -161,6 +172,20 @@ async function workersCpu(children) {
     ),
   );
   return usages.reduce((a, b) => a + b, 0);
+}
+
+/** Requests the workers sent to Redis so far (socket writes: a command, a pipeline or a MULTI each). */
+async function workersWrites(children) {
+  const counts = await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once("message", (message) => resolve(message.writes));
+          child.send("writes");
+        }),
+    ),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 async function stopWorker(child) {
@@ -462,9 +487,13 @@ async function main() {
     if (phases.has("traffic")) {
       modelLatency = latency;
       toolTurns = 2;
-      const result = await withWorkers({ count: 1, http: true, turnsEnv: 2 }, async ({ batch, workerAddrs }) => {
+      const result = await withWorkers({ count: 1, http: true, turnsEnv: 2 }, async ({ batch, workerAddrs, children }) => {
         const samples = [];
-        for (let i = 0; i < repeat; i++) samples.push(await measure(admin, () => batch(runs)));
+        for (let i = 0; i < repeat; i++) {
+          const writes = await workersWrites(children);
+          const sample = await measure(admin, () => batch(runs));
+          samples.push({ ...sample, workerRequests: (await workersWrites(children)) - writes });
+        }
         let monitored;
         if (own) {
           // The worker's connections were listed when it started; every other one but this admin's is the producer's.
@@ -481,6 +510,8 @@ async function main() {
         .sort((a, b) => parseFloat(b["per run"]) - parseFloat(a["per run"]));
       const totals = result.samples.map((s) => ({
         "commands/run": perRun(s.commands),
+        // Round trips: the worker's socket writes to Redis (BullMQ's connections included).
+        "worker requests/run": perRun(s.workerRequests),
         "bytes in/run": Math.round(s.bytesIn / runs),
         "bytes out/run": Math.round(s.bytesOut / runs),
         "redis CPU µs/run": Math.round((s.cpu * 1e6) / runs),

@@ -100,6 +100,8 @@ export function createJobProcessor(options: JobProcessorOptions): AgentJobProces
       key: runEventsKey(keyspace, runId),
       maxLen: options.eventsMaxLen,
       ttlSeconds: options.eventsTtlSeconds,
+      // The journal's appends of the run carry its waiting events (one round trip for both).
+      journal: { journal: options.journal, runId },
     });
     /** The run takes no more messages; those that came after its last turn boundary are reported. */
     const closeSteering = async (reason: "finished" | "paused", turn: number) => {

@@ -19,3 +19,14 @@ export function hasHashTag(key: string): boolean {
   const close = key.indexOf("}", open + 1);
   return close > open + 1;
 }
+
+/**
+ * The part of `key` Redis Cluster hashes to pick its slot: the text between the first `{` and the next `}`
+ * when that is not empty, the whole key otherwise. Keys with the same such part share a slot.
+ */
+export function hashedPart(key: string): string {
+  const open = key.indexOf("{");
+  if (open < 0) return key;
+  const close = key.indexOf("}", open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}

@@ -13,6 +13,12 @@ import { checkLockTtl } from "../../stores/check-lock-ttl.js";
 import type { SessionLock } from "../../stores/session-store.js";
 import { execMulti } from "./exec-multi.js";
 import { hasHashTag, hashTag } from "./hash-tag.js";
+import {
+  carryLeadingWrites,
+  type PipelineReply,
+  settleLeadingWrites,
+  takeLeadingWrites,
+} from "./leading-writes.js";
 import { isCluster, type RedisClient } from "./redis-client.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 import { COMPARE_AND_DELETE, COMPARE_AND_EXPIRE, redisScript, runRedisScript } from "./redis-script.js";
@@ -74,7 +80,9 @@ return 1`);
  * hash tag `{<run id>}` (see `hashTag`), so they share a cluster slot and runs spread over the cluster:
  * - `journal:{<run id>}`: a list of JSON {@link JournalRecord}s. `append` pushes all records of a call with one
  *   RPUSH (atomic: concurrent appends never interleave), inside a MULTI that also updates the index when it
- *   starts or ends the run or the index is due (see `indexRefreshMs`), on its own otherwise.
+ *   starts or ends the run or the index is due (see `indexRefreshMs`), on its own otherwise; writes of the run
+ *   waiting to be sent on the same client (a queue worker's run events, see `attachLeadingWrites`) go in the
+ *   same request, ahead of the record.
  * - `journal-runs`: a sorted set of run ids scored by their last append time (`list`, newest first), up to
  *   `indexRefreshMs` stale for a running run.
  * - `journal-finished`: the set of runs that have an `end` record (added in the same MULTI as the record).
@@ -120,6 +128,8 @@ export class RedisJournal implements RunJournal {
     this.indexRefreshMs = refresh;
     this.connection = new RedisConnection(options);
     this.oneSlot = hasHashTag(this.prefix);
+    const client = this.connection.client;
+    if (!this.split(client)) carryLeadingWrites({ journal: this, client, runKey: (id) => this.runKey(id) });
   }
 
   /** Whether the index keys may live in other slots than a run's (a cluster, no tag in the prefix). */
@@ -127,7 +137,10 @@ export class RedisJournal implements RunJournal {
     return !this.oneSlot && isCluster(client);
   }
 
-  /** Appends the records with one RPUSH, in one MULTI with the index updates when they are due. */
+  /**
+   * Appends the records with one RPUSH, in one MULTI with the index updates when they are due, in one request
+   * with the run's leading writes (its waiting events, see `attachLeadingWrites`) when there are any.
+   */
   async append(runId: string, records: readonly JournalRecord[]): Promise<void> {
     checkRunId(runId);
     if (records.length === 0) return;
@@ -136,14 +149,13 @@ export class RedisJournal implements RunJournal {
     this.prefetched.delete(runId);
     await this.run("append", runId, async (client) => {
       const at = Date.now();
-      if (!this.indexDue({ runId, at, finished, records })) {
-        await client.rpush(this.runKey(runId), ...entries);
-        return;
-      }
+      const due = this.indexDue({ runId, at, finished, records });
       try {
+        if (!this.split(client)) return await this.sendAppend({ client, runId, entries, at, due, finished });
+        if (!due) return void (await client.rpush(this.runKey(runId), ...entries));
         await writeWithIndex({
           client,
-          split: this.split(client),
+          split: true,
           write: (multi) => multi.rpush(this.runKey(runId), ...entries),
           index: [
             (multi) => multi.zadd(this.indexKey(), at, runId),
@@ -151,10 +163,41 @@ export class RedisJournal implements RunJournal {
           ],
         });
       } catch (error) {
-        this.indexedAt.delete(runId); // the next append tries the index again
+        if (due) this.indexedAt.delete(runId); // the next append tries the index again
         throw error;
       }
     });
+  }
+
+  /**
+   * One request: the run's leading writes, then the RPUSH, with the index updates in a MULTI with it when
+   * `due` (a pipeline otherwise, or a bare RPUSH when there is nothing else to send).
+   */
+  private async sendAppend(args: {
+    client: RedisClient;
+    runId: string;
+    entries: string[];
+    at: number;
+    due: boolean;
+    finished: boolean;
+  }): Promise<void> {
+    const { client, runId, entries, at, due, finished } = args;
+    const request = due ? client.multi() : client.pipeline();
+    const taken = takeLeadingWrites({ journal: this, runId, into: request });
+    if (!due && taken.length === 0) return void (await client.rpush(this.runKey(runId), ...entries));
+    request.rpush(this.runKey(runId), ...entries);
+    if (due) request.zadd(this.indexKey(), at, runId);
+    if (due && finished) request.sadd(this.finishedKey(), runId);
+    let replies: PipelineReply[];
+    try {
+      const sent = await request.exec();
+      if (sent === null) throw new Error("the transaction was aborted");
+      replies = sent;
+    } catch (error) {
+      settleLeadingWrites(taken, { error });
+      throw error;
+    }
+    for (const [error] of settleLeadingWrites(taken, { replies })) if (error !== null) throw error;
   }
 
   /**
