@@ -10,9 +10,13 @@
 //   root anyway, like the planner, reach);
 // - at most MAX_SHARED `shared` chunks for root modules that lighter entries (client, web, guardrails, …) also
 //   use, grouped so that each light entry loads as few bytes it does not need as possible.
-// Everything outside the root's graph is chunked by rollup as usual. Dependencies stay external.
+// The providers' request and response code is outside the root's graph: a model loads it with a dynamic import on
+// its first call (src/providers/lazy-implementation.ts). Those modules, when no entry imports them statically, go
+// into ONE `providers` chunk: the first call then opens one file (not one per provider plus the small chunks they
+// share), which measured cheaper than loading only the provider's own code (#22).
+// Everything else outside the root's graph is chunked by rollup as usual. Dependencies stay external.
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { transform } from "esbuild";
 import { rollup } from "rollup";
 
@@ -30,6 +34,8 @@ const HEAVY_SHARE = 0.5;
  * client, which a bundler without that package installed cannot build.
  */
 const STRICT_ENTRIES = new Set(["client/index", "web/index"]);
+/** Source modules that only dynamic imports reach, grouped into one chunk each (see the top of this file). */
+const LAZY_GROUPS = [{ chunk: "providers", folder: "/src/providers/" }];
 
 /**
  * Resolves `./x.js` to `./x.ts` (sources import with .js), leaves every package import external, and strips
@@ -170,6 +176,29 @@ function planRootChunks({ input, root, getModuleInfo }) {
 }
 
 /**
+ * The chunk of each module of a {@link LAZY_GROUPS} folder that no entry reaches through static imports (a module
+ * an entry imports statically stays where rollup or the root plan puts it, so that entry loads no more than it
+ * did). A module such a group imports from elsewhere (outside the root's graph, e.g. the SSE reader the browser
+ * client also uses) gets a chunk of its own: rollup would otherwise pull it into the group's chunk, and the
+ * entries that use it would load the whole group.
+ */
+function planLazyChunks({ input, getModuleIds, getModuleInfo }) {
+  const reached = new Set(Object.values(input).flatMap((file) => [...staticGraph(file, getModuleInfo)]));
+  const chunks = new Map();
+  for (const id of getModuleIds()) {
+    const group = LAZY_GROUPS.find(({ folder }) => id.includes(folder));
+    if (group !== undefined && !reached.has(id)) chunks.set(id, group.chunk);
+  }
+  for (const id of [...chunks.keys()]) {
+    for (const imported of getModuleInfo(id).importedIds) {
+      if (chunks.has(imported) || getModuleInfo(imported)?.isExternal !== false) continue;
+      chunks.set(imported, basename(imported).replace(/\.[^.]+$/, ""));
+    }
+  }
+  return chunks;
+}
+
+/**
  * Bundles `entries` ({ name: "src/name.ts" }, `root` naming the root entry) into `outdir` as ESM with source
  * maps: entries at `<outdir>/<name>.js`, shared chunks in `<outdir>/chunks/`.
  */
@@ -195,8 +224,11 @@ export async function bundleEntries({ entries, root, outdir }) {
       sourcemap: true,
       entryFileNames: "[name].js",
       chunkFileNames: "chunks/[name]-[hash].js",
-      manualChunks(id, { getModuleInfo }) {
-        plan ??= planRootChunks({ input, root, getModuleInfo });
+      manualChunks(id, { getModuleIds, getModuleInfo }) {
+        plan ??= new Map([
+          ...planLazyChunks({ input, getModuleIds, getModuleInfo }),
+          ...planRootChunks({ input, root, getModuleInfo }),
+        ]);
         return plan.get(id);
       },
     });

@@ -1,17 +1,14 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
 import { displayUrl } from "../../http/display-url.js";
 import type { HttpClient } from "../../http/http-client.js";
-import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
-import type { AnthropicWireCacheControl } from "./add-cache-breakpoints.js";
-import { buildAnthropicBody } from "./build-anthropic-body.js";
-import { isRetryableAnthropicStatus, parseAnthropicErrorBody } from "./parse-anthropic-error.js";
-import { parseAnthropicMessage } from "./parse-anthropic-message.js";
-import { readAnthropicStream } from "./read-anthropic-stream.js";
+import { LazyHttpModel } from "../lazy-http-model.js";
+import { LazyImplementation } from "../lazy-implementation.js";
+import type { AnthropicWireCacheControl } from "./resolve-anthropic-prompt-caching.js";
 
 /** The resolved, validated settings an {@link AnthropicMessagesModel} runs with (built by `createAnthropic`). */
 export interface AnthropicMessagesModelConfig {
@@ -37,11 +34,17 @@ export interface AnthropicMessagesModelConfig {
   cacheControl?: AnthropicWireCacheControl | undefined;
 }
 
+/** Request body, parsing and stream reading of every {@link AnthropicMessagesModel}, loaded by the first call. */
+const codec = new LazyImplementation({
+  what: "the Anthropic provider",
+  load: () => import("./anthropic-codec.js"),
+});
+
 /**
  * A model served by the Anthropic Messages API (`POST {baseURL}/messages`). Create it with
  * `createAnthropic()(modelId)`.
  */
-export class AnthropicMessagesModel extends HttpModel {
+export class AnthropicMessagesModel extends LazyHttpModel<typeof import("./anthropic-codec.js")> {
   /** Always "anthropic". */
   readonly provider = "anthropic";
   /** The model id sent as `model`, e.g. "claude-haiku-4-5". */
@@ -59,7 +62,7 @@ export class AnthropicMessagesModel extends HttpModel {
 
   /** Prefer `createAnthropic()(modelId)`, which validates its options. */
   constructor(modelId: string, config: AnthropicMessagesModelConfig) {
-    super();
+    super(codec);
     this.modelId = modelId;
     this.config = config;
     this.capabilities = { structuredOutput: config.structuredOutput !== false };
@@ -75,11 +78,11 @@ export class AnthropicMessagesModel extends HttpModel {
   }
 
   protected parseResponse(text: string): ModelResponse {
-    return parseAnthropicMessage(text, this.shownUrl);
+    return this.implementation.value.parseAnthropicMessage(text, this.shownUrl);
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readAnthropicStream(body, this.shownUrl, this.limits);
+    return this.implementation.value.readAnthropicStream(body, this.shownUrl, this.limits);
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the Anthropic error mapping. */
@@ -93,6 +96,8 @@ export class AnthropicMessagesModel extends HttpModel {
     stream: boolean;
   }): SendModelRequestOptions {
     const { config } = this;
+    const { buildAnthropicBody, parseAnthropicErrorBody, isRetryableAnthropicStatus } =
+      this.implementation.value;
     return {
       client: config.client,
       url: this.url,

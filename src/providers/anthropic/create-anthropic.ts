@@ -4,8 +4,8 @@ import { resolveResponseLimits } from "../../http/response-limits.js";
 import { resolveRetryPolicy } from "../../http/retry-policy.js";
 import { readEnv } from "../../util/read-env.js";
 import type { HttpProviderOptions } from "../http-provider-options.js";
-import { resolveAnthropicPromptCaching } from "./add-cache-breakpoints.js";
 import { AnthropicMessagesModel } from "./anthropic-messages-model.js";
+import { resolveAnthropicPromptCaching } from "./resolve-anthropic-prompt-caching.js";
 
 /** Options of {@link createAnthropic}. */
 export interface AnthropicProviderOptions extends HttpProviderOptions {

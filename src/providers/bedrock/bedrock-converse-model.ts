@@ -1,16 +1,13 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
 import { displayUrl } from "../../http/display-url.js";
 import type { HttpClient } from "../../http/http-client.js";
-import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
-import { buildBedrockBody } from "./build-bedrock-body.js";
-import { isRetryableBedrockStatus, parseBedrockErrorBody } from "./parse-bedrock-error.js";
-import { parseBedrockResponse } from "./parse-bedrock-response.js";
-import { readBedrockStream } from "./read-bedrock-stream.js";
+import { LazyHttpModel } from "../lazy-http-model.js";
+import { LazyImplementation } from "../lazy-implementation.js";
 
 /** The resolved, validated settings a {@link BedrockConverseModel} runs with (built by `createBedrock`). */
 export interface BedrockConverseModelConfig {
@@ -41,12 +38,18 @@ interface Endpoints {
   shown: string;
 }
 
+/** Request body, parsing and stream reading of every {@link BedrockConverseModel}, loaded by the first call. */
+const codec = new LazyImplementation({
+  what: "the Amazon Bedrock provider",
+  load: () => import("./bedrock-codec.js"),
+});
+
 /**
  * A model served by Amazon Bedrock's Converse API (`POST {endpoint}/model/{modelId}/converse`, and
  * `/converse-stream` for streaming, whose body is an AWS event stream). Create it with
  * `createBedrock()(modelId)`.
  */
-export class BedrockConverseModel extends HttpModel {
+export class BedrockConverseModel extends LazyHttpModel<typeof import("./bedrock-codec.js")> {
   /** Always "bedrock". */
   readonly provider = "bedrock";
   /**
@@ -64,7 +67,7 @@ export class BedrockConverseModel extends HttpModel {
 
   /** Prefer `createBedrock()(modelId)`, which validates its options. */
   constructor(modelId: string, config: BedrockConverseModelConfig) {
-    super();
+    super(codec);
     this.modelId = modelId;
     this.config = config;
     this.capabilities = { structuredOutput: config.structuredOutput };
@@ -78,11 +81,11 @@ export class BedrockConverseModel extends HttpModel {
   }
 
   protected parseResponse(text: string): ModelResponse {
-    return parseBedrockResponse(text, this.endpoints?.shown ?? this.path);
+    return this.implementation.value.parseBedrockResponse(text, this.endpoints?.shown ?? this.path);
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readBedrockStream(body, this.endpoints?.shown ?? this.path, this.limits);
+    return this.implementation.value.readBedrockStream(body, this.endpoints?.shown ?? this.path, this.limits);
   }
 
   /** The endpoints at call time: the configured base URL, else the region's. */
@@ -124,6 +127,7 @@ export class BedrockConverseModel extends HttpModel {
     stream: boolean;
   }): SendModelRequestOptions {
     const { config } = this;
+    const { buildBedrockBody, parseBedrockErrorBody, isRetryableBedrockStatus } = this.implementation.value;
     const endpoints = this.resolveEndpoints();
     return {
       client: config.client,

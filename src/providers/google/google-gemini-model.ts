@@ -1,17 +1,14 @@
 import { ModelCallError } from "../../errors/model-call-error.js";
 import { displayUrl } from "../../http/display-url.js";
 import type { HttpClient } from "../../http/http-client.js";
-import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
-import { buildGoogleBody } from "./build-google-body.js";
+import { LazyHttpModel } from "../lazy-http-model.js";
+import { LazyImplementation } from "../lazy-implementation.js";
 import type { GoogleWireSafetySetting, GoogleWireThinkingConfig } from "./google-wire-types.js";
-import { isRetryableGoogleStatus, parseGoogleErrorBody } from "./parse-google-error.js";
-import { parseGoogleResponse } from "./parse-google-response.js";
-import { readGoogleStream } from "./read-google-stream.js";
 
 /** The resolved, validated settings a {@link GoogleGeminiModel} runs with (built by `createGoogle`). */
 export interface GoogleGeminiModelConfig {
@@ -49,11 +46,17 @@ function modelPath(modelId: string): string {
   return path.split("/").map(encodeURIComponent).join("/");
 }
 
+/** Request body, parsing and stream reading of every {@link GoogleGeminiModel}, loaded by the first call. */
+const codec = new LazyImplementation({
+  what: "the Google Gemini provider",
+  load: () => import("./google-codec.js"),
+});
+
 /**
  * A Gemini model served by the Gemini API (`POST {baseURL}/models/{model}:generateContent`, and
  * `:streamGenerateContent?alt=sse` for streams). Create it with `createGoogle()(modelId)`.
  */
-export class GoogleGeminiModel extends HttpModel {
+export class GoogleGeminiModel extends LazyHttpModel<typeof import("./google-codec.js")> {
   /** Always "google". */
   readonly provider = "google";
   /** The model id, e.g. "gemini-2.5-flash". */
@@ -72,7 +75,7 @@ export class GoogleGeminiModel extends HttpModel {
 
   /** Prefer `createGoogle()(modelId)`, which validates its options. */
   constructor(modelId: string, config: GoogleGeminiModelConfig) {
-    super();
+    super(codec);
     this.modelId = modelId;
     this.config = config;
     this.capabilities = { structuredOutput: config.structuredOutput ?? !isBeforeGemini3(modelId) };
@@ -90,11 +93,11 @@ export class GoogleGeminiModel extends HttpModel {
   }
 
   protected parseResponse(text: string): ModelResponse {
-    return parseGoogleResponse({ text, url: this.shownUrl });
+    return this.implementation.value.parseGoogleResponse({ text, url: this.shownUrl });
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readGoogleStream(body, this.shownStreamUrl, this.limits);
+    return this.implementation.value.readGoogleStream(body, this.shownStreamUrl, this.limits);
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the Google error mapping. */
@@ -108,6 +111,7 @@ export class GoogleGeminiModel extends HttpModel {
     stream: boolean;
   }): SendModelRequestOptions {
     const { config } = this;
+    const { buildGoogleBody, parseGoogleErrorBody, isRetryableGoogleStatus } = this.implementation.value;
     return {
       client: config.client,
       url: stream ? this.urls.stream : this.urls.generate,

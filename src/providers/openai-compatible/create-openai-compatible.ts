@@ -4,8 +4,8 @@ import { type ResponseLimits, resolveResponseLimits } from "../../http/response-
 import { type RetryPolicy, resolveRetryPolicy } from "../../http/retry-policy.js";
 import { environment, readEnv } from "../../util/read-env.js";
 import { resolveHeaders, resolveTimeout } from "../openai/create-openai.js";
+import { isRetryableOpenAIStatus } from "../openai/is-retryable-openai-status.js";
 import { OpenAIChatModel, type OpenAIChatModelConfig } from "../openai/openai-chat-model.js";
-import { isRetryableOpenAIStatus } from "../openai/parse-openai-error.js";
 import { resolveAzureOpenAIRoute } from "./azure-openai-route.js";
 import { compatibleBodyEditor } from "./compatible-body-editor.js";
 import { compatibleRequestHeaders } from "./compatible-request-headers.js";

@@ -1,16 +1,20 @@
 import { displayUrl } from "../../http/display-url.js";
-import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import { LazyHttpModel } from "../lazy-http-model.js";
+import { LazyImplementation } from "../lazy-implementation.js";
+import { isRetryableOpenAIStatus } from "../openai/is-retryable-openai-status.js";
 import type { OpenAIChatModelConfig } from "../openai/openai-chat-model.js";
 import { openAIRequestHeaders } from "../openai/openai-request-headers.js";
-import { isRetryableOpenAIStatus, parseOpenAIErrorBody } from "../openai/parse-openai-error.js";
-import { buildOpenAIResponsesBody } from "./build-openai-responses-body.js";
-import { parseOpenAIResponse } from "./parse-openai-response.js";
-import { readOpenAIResponsesStream } from "./read-openai-responses-stream.js";
+
+/** Request body, parsing and stream reading of every {@link OpenAIResponsesModel}, loaded by the first call. */
+const codec = new LazyImplementation({
+  what: "the OpenAI Responses provider",
+  load: () => import("./openai-responses-codec.js"),
+});
 
 /** The resolved settings an {@link OpenAIResponsesModel} runs with: the same as the Chat model's. */
 export type OpenAIResponsesModelConfig = OpenAIChatModelConfig;
@@ -33,7 +37,7 @@ export interface OpenAIResponsesModelOptions {
  * model sends them back unchanged next turn, so reasoning carries across turns without server-side state.
  * Errors map like the Chat model's (same envelope; a 429 `insufficient_quota` is not retried).
  */
-export class OpenAIResponsesModel extends HttpModel {
+export class OpenAIResponsesModel extends LazyHttpModel<typeof import("./openai-responses-codec.js")> {
   /** Provider name ("openai" unless `createOpenAI({ name })` says otherwise). */
   readonly provider: string;
   /** The model id sent as `model`. */
@@ -51,7 +55,7 @@ export class OpenAIResponsesModel extends HttpModel {
 
   /** Prefer `createOpenAI().responses(modelId)`, which validates its options. */
   constructor({ modelId, config }: OpenAIResponsesModelOptions) {
-    super();
+    super(codec);
     this.modelId = modelId;
     this.provider = config.name;
     this.config = config;
@@ -68,11 +72,15 @@ export class OpenAIResponsesModel extends HttpModel {
   }
 
   protected parseResponse(text: string): ModelResponse {
-    return parseOpenAIResponse({ text, url: this.shownUrl });
+    return this.implementation.value.parseOpenAIResponse({ text, url: this.shownUrl });
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readOpenAIResponsesStream({ body, url: this.shownUrl, limits: this.limits });
+    return this.implementation.value.readOpenAIResponsesStream({
+      body,
+      url: this.shownUrl,
+      limits: this.limits,
+    });
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the OpenAI error mapping. */
@@ -86,6 +94,7 @@ export class OpenAIResponsesModel extends HttpModel {
     stream: boolean;
   }): SendModelRequestOptions {
     const { config } = this;
+    const { buildOpenAIResponsesBody, parseOpenAIErrorBody } = this.implementation.value;
     return {
       client: config.client,
       url: this.url,

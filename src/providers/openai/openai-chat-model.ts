@@ -1,18 +1,21 @@
 import { displayUrl } from "../../http/display-url.js";
 import type { HttpClient } from "../../http/http-client.js";
-import { HttpModel } from "../../http/http-model.js";
 import { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from "../../http/response-limits.js";
 import type { RetryPolicy } from "../../http/retry-policy.js";
 import type { SendModelRequestOptions } from "../../http/send-model-request.js";
 import type { ModelCallOptions, ModelCapabilities, ModelRequest, ModelResponse } from "../../models/model.js";
 import type { ModelStreamPart } from "../../models/model-stream-part.js";
+import { LazyHttpModel } from "../lazy-http-model.js";
+import { LazyImplementation } from "../lazy-implementation.js";
 import type { OpenAICompatibleQuirks } from "../openai-compatible/openai-compatible-quirks.js";
-import { buildOpenAIChatBody } from "./build-openai-chat-body.js";
-import { withOwnReasoning } from "./openai-compatible-reasoning.js";
+import { isRetryableOpenAIStatus } from "./is-retryable-openai-status.js";
 import { openAIRequestHeaders } from "./openai-request-headers.js";
-import { parseOpenAIChatCompletion } from "./parse-openai-chat-completion.js";
-import { isRetryableOpenAIStatus, parseOpenAIErrorBody } from "./parse-openai-error.js";
-import { readOpenAIChatStream } from "./read-openai-chat-stream.js";
+
+/** Request body, parsing and stream reading of every {@link OpenAIChatModel}, loaded by the first call. */
+const codec = new LazyImplementation({
+  what: "the OpenAI Chat Completions provider",
+  load: () => import("./openai-chat-codec.js"),
+});
 
 /** The resolved, validated settings an {@link OpenAIChatModel} runs with (built by `createOpenAI`). */
 export interface OpenAIChatModelConfig {
@@ -40,7 +43,7 @@ export interface OpenAIChatModelConfig {
  * A model served by the OpenAI Chat Completions API (`POST {baseURL}/chat/completions`), or by any
  * OpenAI-compatible server. Create it with `createOpenAI()(modelId)`.
  */
-export class OpenAIChatModel extends HttpModel {
+export class OpenAIChatModel extends LazyHttpModel<typeof import("./openai-chat-codec.js")> {
   /** Provider name ("openai" unless `createOpenAI({ name })` says otherwise). */
   readonly provider: string;
   /** The model id sent as `model`. */
@@ -58,7 +61,7 @@ export class OpenAIChatModel extends HttpModel {
 
   /** Prefer `createOpenAI()(modelId)`, which validates its options. */
   constructor(modelId: string, config: OpenAIChatModelConfig) {
-    super();
+    super(codec);
     this.modelId = modelId;
     this.provider = config.name;
     this.config = config;
@@ -75,11 +78,11 @@ export class OpenAIChatModel extends HttpModel {
   }
 
   protected parseResponse(text: string): ModelResponse {
-    return parseOpenAIChatCompletion(text, this.shownUrl);
+    return this.implementation.value.parseOpenAIChatCompletion(text, this.shownUrl);
   }
 
   protected readStream(body: AsyncIterable<string>): AsyncIterable<ModelStreamPart> {
-    return readOpenAIChatStream(body, this.shownUrl, this.limits);
+    return this.implementation.value.readOpenAIChatStream(body, this.shownUrl, this.limits);
   }
 
   /** What both modes send: the body, headers, retry policy, timeout and the OpenAI error mapping. */
@@ -94,6 +97,7 @@ export class OpenAIChatModel extends HttpModel {
   }): SendModelRequestOptions {
     const { config } = this;
     const quirks = config.quirks;
+    const { buildOpenAIChatBody, withOwnReasoning, parseOpenAIErrorBody } = this.implementation.value;
     return {
       client: config.client,
       url: this.url,

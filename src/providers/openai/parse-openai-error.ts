@@ -2,6 +2,8 @@ import { isRetryableStatus, ModelCallError } from "../../errors/model-call-error
 import type { ErrorBodyInfo } from "../../http/send-model-request.js";
 import type { OpenAIWireErrorEnvelope } from "./openai-wire-types.js";
 
+export { isRetryableOpenAIStatus } from "./is-retryable-openai-status.js";
+
 const SNIPPET_LENGTH = 200;
 
 /** The first characters of a non-JSON body, whitespace collapsed, for error messages. */
@@ -80,15 +82,6 @@ export function parseOpenAIErrorBody(text: string): ErrorBodyInfo {
     if (info !== undefined) return info;
   }
   return {};
-}
-
-/**
- * Retryability of an error status for OpenAI: 408/409/429/5xx, except a 429 whose code is
- * `insufficient_quota` (the account is out of credit; waiting does not help).
- */
-export function isRetryableOpenAIStatus(status: number, info: ErrorBodyInfo): boolean {
-  if (status === 429 && info.code === "insufficient_quota") return false;
-  return isRetryableStatus(status);
 }
 
 /** Error codes reported inside a 200 response (body or stream) for which a new attempt can help. */
