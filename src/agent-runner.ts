@@ -2,7 +2,6 @@ import type { AgentOptions, RunOptions } from "./agent-options.js";
 import { AgentStepControl } from "./agent-step-control.js";
 import type { HandoffRouting } from "./agents/handoff-routing.js";
 import type { BudgetCharges } from "./cost/budget.js";
-import { CostMeter } from "./cost/cost-meter.js";
 import { type DurableAttempt, durableEvents } from "./durable/durable-events.js";
 import type { RunJournal } from "./durable/run-journal.js";
 import { checkedSession, checkStillPaused } from "./durable-session-checks.js";
@@ -20,15 +19,14 @@ import type { ResolvedContextOptions } from "./loop/context-options.js";
 import type { LoopDetectionOptions } from "./loop/loop-detector.js";
 import { StepModel } from "./loop/policies/step-model.js";
 import type { PausedTurn } from "./loop/policies/sub-agents.js";
-import { toolSubset } from "./loop/policies/tool-subset.js";
 import type { ApprovalDecisions } from "./loop/tool-step.js";
 import { type HookRun, withHooks } from "./loop/with-hooks.js";
-import { contentText, isEmptyInput, type MessageContent } from "./models/content-part.js";
+import { isEmptyInput, type MessageContent } from "./models/content-part.js";
 import { FallbackModel } from "./models/fallback-model.js";
 import type { Message } from "./models/message.js";
 import type { Model } from "./models/model.js";
+import { type LoopConfigArgs, runLoopConfig } from "./run-loop-config.js";
 import { type MessageRedactor, openSessionRun, type SessionRun } from "./sessions/open-session-run.js";
-import { RunState } from "./sessions/run-state.js";
 import type { SessionStore } from "./stores/session-store.js";
 import { ToolRegistry } from "./tools/tool-registry.js";
 import { traceEvents } from "./trace/trace-events.js";
@@ -80,7 +78,7 @@ export interface RunRequest {
 }
 
 /** What a durable attempt replaces in a run (its journaled model and tools, decisions, budget, signal). */
-type Overrides = Pick<DurableAttempt, "model" | "approvals" | "budget" | "signal" | "steering"> & {
+export type Overrides = Pick<DurableAttempt, "model" | "approvals" | "budget" | "signal" | "steering"> & {
   tools: ToolRegistry;
 };
 
@@ -148,7 +146,6 @@ export class AgentRunner {
     }
     // Aborted before it started: the session (and a session run's log) is not touched (no lock, no load,
     // nothing written); the run ends at once with stop reason "aborted".
-    const { sessionId: _session, runId: _run, ...unsessioned } = options;
     const prior = options.messages ?? [];
     if (isEmptyInput(request.input) && prior.length === 0 && request.resume === undefined) {
       throw new InvalidArgumentError({
@@ -156,18 +153,32 @@ export class AgentRunner {
         message: "the task is empty and there is no conversation to continue",
       });
     }
-    return withHooks(this.plain({ ...request, options: unsessioned, prior }), this.agent.options, {});
+    return withHooks(
+      this.plain({ call: request, options: unsessioned(options), prior }),
+      this.agent.options,
+      {},
+    );
   }
 
   /** A run without a session: the loop on `prior` + the input, traced when asked. */
-  private plain(args: RunRequest & { prior: readonly Message[]; overrides?: Overrides }) {
-    const { messages } = this.conversation(args.prior, args.input);
-    const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
-    const model = args.overrides?.model ?? args.stepModel ?? args.fallback ?? this.agent.model;
-    const events = agentLoop({
-      ...this.loopConfig({ ...args, messages, model: recorder?.wrapModel(model) ?? model }),
-      resume: args.resume,
+  private plain(args: {
+    call: RunRequest;
+    options: RunOptions;
+    prior: readonly Message[];
+    overrides?: Overrides | undefined;
+  }) {
+    const { call, options, prior, overrides } = args;
+    const { messages } = this.conversation(prior, call.input);
+    const recorder = this.recorder({ input: call.input, prior, options });
+    const model = overrides?.model ?? call.stepModel ?? call.fallback ?? this.agent.model;
+    const config = this.loopConfig({
+      call,
+      options,
+      messages,
+      model: recorder?.wrapModel(model) ?? model,
+      overrides,
     });
+    const events = agentLoop(config);
     // Outside the hooks, so the trace's events are exactly result.events (hook errors included).
     return recorder === undefined ? events : traceEvents({ events, recorder });
   }
@@ -213,7 +224,9 @@ export class AgentRunner {
           path: args.path,
           durable: { runId, journal },
         };
-        if (attempt.sessionId === undefined) return this.plain({ ...request, prior: attempt.messages });
+        if (attempt.sessionId === undefined) {
+          return this.plain({ call: request, options, prior: attempt.messages, overrides });
+        }
         if (session === undefined) {
           throw new InvalidArgumentError({
             argument: "sessionId",
@@ -246,7 +259,7 @@ export class AgentRunner {
       if (args.options.signal?.aborted !== true) throw error;
       // Aborted while the session was being opened: the run ends as an aborted run that never touched it.
       const { messages } = this.conversation([], args.input);
-      return yield* agentLoop({ ...this.loopConfig({ ...args, messages }), resume: args.resume });
+      return yield* agentLoop(this.loopConfig({ call: args, options: args.options, messages }));
     }
     try {
       if (durable) return yield* this.durable({ ...args, session });
@@ -273,19 +286,19 @@ export class AgentRunner {
     const persistedCount = (args.input.length === 0 ? messages.length : messages.length - 1) + stored;
     const recorder = this.recorder({ input: args.input, prior: args.prior, options: args.options });
     const model = args.overrides?.model ?? args.stepModel ?? args.fallback ?? this.agent.model;
-    const events = agentLoop({
-      ...this.loopConfig({
-        ...args,
-        messages,
+    const events = agentLoop(
+      this.loopConfig({
+        call: args,
         // Aborts with the caller's signal, and when the session lock is lost.
         options: { ...args.options, signal: args.overrides?.signal ?? session.signal },
+        messages,
         model: recorder?.wrapModel(model) ?? model,
+        overrides: args.overrides,
+        persistence: session.persistence({ persistedCount, systemMessage: system }),
+        state: session.state,
+        sessionId: session.sessionId,
       }),
-      persistence: session.persistence({ persistedCount, systemMessage: system }),
-      state: session.state,
-      sessionId: session.sessionId,
-      resume: args.resume,
-    });
+    );
     return recorder === undefined ? events : traceEvents({ events, recorder });
   }
 
@@ -321,67 +334,16 @@ export class AgentRunner {
     return options.budget ?? this.agent.options.budget;
   }
 
-  private loopConfig(args: {
-    fallback?: FallbackModel | undefined;
-    stepModel?: StepModel | undefined;
-    path?: string | undefined;
-    durable?: { runId: string; journal: RunJournal } | undefined;
-    pausedTurn?: PausedTurn | undefined;
-    budget?: BudgetCharges | undefined;
-    input: MessageContent;
-    messages: Message[];
-    options: RunOptions;
-    stream: boolean;
-    model?: Model | undefined;
-    overrides?: Overrides | undefined;
-  }): AgentLoopConfig {
-    const o = this.agent.options;
-    const { overrides, options } = args;
-    const tools = overrides?.tools ?? this.agent.tools;
-    const control = this.control.forRun({
-      options,
-      stepModel: args.stepModel,
-      steering: overrides?.steering,
-      durable: overrides !== undefined,
-    });
-    // Listed key by key (no spread): the config keeps one fast shape whatever the run's options.
-    return {
-      model: args.model ?? this.agent.model,
-      tools:
-        options.tools === undefined
-          ? tools
-          : toolSubset({ registry: tools, names: options.tools, argument: "tools" }).registry,
-      messages: args.messages,
-      task: contentText(args.input),
-      limits: this.agent.limits,
-      prompts: this.agent.prompts,
-      retry: this.agent.retry,
-      stream: args.stream,
-      parallelToolCalls: o.parallelToolCalls ?? true,
-      toolTimeoutMs: o.toolTimeoutMs ?? 30_000,
-      toolConcurrency: o.toolConcurrency,
-      maxToolResultChars: o.maxToolResultChars,
-      loopDetection: this.agent.loopDetection,
-      temperature: o.temperature,
-      maxOutputTokens: o.maxOutputTokens,
-      signal: args.options.signal,
-      context: this.agent.context,
-      state: new RunState(),
-      costMeter: new CostMeter({ pricing: o.pricing, fallback: o.pricingFallback }),
-      budget: overrides !== undefined ? overrides.budget : (args.budget ?? this.budget(args.options)),
-      approvals: overrides?.approvals,
-      output: this.agent.output,
-      fallback: args.fallback,
-      prepareStep: control.prepareStep,
-      stopWhen: control.stopWhen,
-      toolChoice: control.toolChoice,
-      steering: control.steering,
-      guardrails: o.guardrails,
-      agentPath: args.path ?? o.name ?? "agent",
-      durable: args.durable,
-      pausedTurn: args.pausedTurn,
-    };
+  private loopConfig(args: LoopConfigArgs): AgentLoopConfig {
+    return runLoopConfig({ agent: this.agent, control: this.control, run: args });
   }
+}
+
+/** The options without `sessionId` and `runId` (the same object when it has neither: nothing copied). */
+function unsessioned(options: RunOptions): RunOptions {
+  if (options.sessionId === undefined && options.runId === undefined) return options;
+  const { sessionId: _session, runId: _run, ...rest } = options;
+  return rest;
 }
 
 /** The run hooks are told about: its ids, when it has them. */

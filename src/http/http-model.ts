@@ -2,6 +2,7 @@ import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
 import { displayUrl } from "./display-url.js";
+import type { HttpResponse } from "./http-client.js";
 import { DEFAULT_RESPONSE_LIMITS } from "./response-limits.js";
 import { openModelStream, type SendModelRequestOptions, sendModelRequest } from "./send-model-request.js";
 
@@ -12,7 +13,10 @@ function withRetryOverride(
 ): SendModelRequestOptions {
   const { maxRetries } = options;
   if (maxRetries === undefined || maxRetries === send.retry.maxRetries) return send;
-  return { ...send, retry: { ...send.retry, maxRetries } };
+  // `send` is this call's own object (see requestOptions): set, not copied (a spread copy of a many-keyed
+  // object gets a hidden class of its own in V8, on every request).
+  send.retry = { ...send.retry, maxRetries };
+  return send;
 }
 
 /**
@@ -25,7 +29,10 @@ export abstract class HttpModel implements Model {
   abstract readonly provider: string;
   abstract readonly modelId: string;
 
-  /** The request of one call: URL, headers, serialised body, retry policy, timeout and error mapping. */
+  /**
+   * The request of one call: URL, headers, serialised body, retry policy, timeout and error mapping. A new object
+   * per call: the model sets the call's retry override on it.
+   */
   protected abstract requestOptions(args: {
     request: ModelRequest;
     options: ModelCallOptions;
@@ -42,22 +49,20 @@ export abstract class HttpModel implements Model {
   async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
     const send = withRetryOverride(this.requestOptions({ request, options, stream: false }), options);
     const { maxToolCalls } = send.limits ?? DEFAULT_RESPONSE_LIMITS;
-    return sendModelRequest({
-      ...send,
-      read: async (response) => {
-        const parsed = this.parseResponse(await response.text());
-        if (parsed.toolCalls.length > maxToolCalls) {
-          throw new ResponseTooLargeError({
-            limit: "limits.maxToolCalls",
-            maximum: maxToolCalls,
-            received: parsed.toolCalls.length,
-            what: "the number of tool calls",
-            url: displayUrl(send.url),
-          });
-        }
-        return parsed;
-      },
-    });
+    const read = async (response: HttpResponse): Promise<ModelResponse> => {
+      const parsed = this.parseResponse(await response.text());
+      if (parsed.toolCalls.length > maxToolCalls) {
+        throw new ResponseTooLargeError({
+          limit: "limits.maxToolCalls",
+          maximum: maxToolCalls,
+          received: parsed.toolCalls.length,
+          what: "the number of tool calls",
+          url: displayUrl(send.url),
+        });
+      }
+      return parsed;
+    };
+    return sendModelRequest(Object.assign(send, { read })); // this call's own object: no copy
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
+import type { IncomingMessage, RequestOptions } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
 import type { Socket } from "node:net";
 import type { StringDecoder } from "node:string_decoder";
@@ -6,7 +6,8 @@ import { AbortError } from "../errors/abort-error.js";
 import { RequestTimeoutError } from "../errors/request-timeout-error.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { setDeadline } from "../util/deadline.js";
-import { nodeBuiltin } from "../util/node-builtin.js";
+import { listenForAbort } from "../util/listen-for-abort.js";
+import { findNodeBuiltin, nodeBuiltin } from "../util/node-builtin.js";
 import { bodyLimitGuard } from "./body-limit-guard.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-transport-types.js";
 
@@ -14,9 +15,12 @@ const FEATURE = "createNodeHttpClient";
 
 /** How a request is sent: node:http's or node:https's `request` with its keep-alive agent. */
 interface Transport {
-  request: (url: URL, options: RequestOptions) => ClientRequest;
+  request: typeof import("node:http").request;
   agent: RequestOptions["agent"] | HttpsAgent;
 }
+
+/** How many distinct URLs keep their parsed request options (a model sends to one or two). */
+const MAX_CACHED_TARGETS = 64;
 
 let decoderClass: typeof StringDecoder | undefined;
 
@@ -147,6 +151,20 @@ export function createNodeHttpClient(): HttpClient {
     }
     return secureTransport;
   };
+  // What node:http would derive from each URL (host, port, path, auth), parsed once per URL, not per request
+  // (runtimes without `urlToHttpOptions` pass the URL itself, as before).
+  const urlOptions = findNodeBuiltin("node:url")?.urlToHttpOptions;
+  const targets = new Map<string, RequestOptions | URL>();
+  const targetOf = (url: string): RequestOptions | URL => {
+    let target = targets.get(url);
+    if (target === undefined) {
+      const parsed = new URL(url);
+      target = typeof urlOptions === "function" ? (urlOptions(parsed) as RequestOptions) : parsed;
+      if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
+      targets.set(url, target);
+    }
+    return target;
+  };
   return (request) => {
     const secure = request.url.startsWith("https:");
     const transport = secure ? loadSecure() : { request: http.request, agent: httpAgent };
@@ -156,11 +174,17 @@ export function createNodeHttpClient(): HttpClient {
         reject(new AbortError({ cause: signal.reason }));
         return;
       }
-      const url = new URL(request.url);
-      const headers: Record<string, string | number> = { ...request.headers };
+      const target = targetOf(request.url);
       const payload = request.body === undefined ? undefined : Buffer.from(request.body);
-      if (payload !== undefined) headers["content-length"] = payload.length;
-      const req = transport.request(url, { method: request.method, headers, agent: transport.agent });
+      const headers: Record<string, string | number> =
+        payload === undefined
+          ? request.headers
+          : Object.assign({}, request.headers, { "content-length": payload.length });
+      const { method } = request;
+      const req =
+        target instanceof URL
+          ? transport.request(target, { method, headers, agent: transport.agent })
+          : transport.request({ ...target, method, headers, agent: transport.agent });
       req.on("socket", guardSocket);
       let settled = false;
       const fail = (error: Error) => {
@@ -170,8 +194,10 @@ export function createNodeHttpClient(): HttpClient {
           reject(error);
         }
       };
-      const onAbort = () => fail(new AbortError({ cause: signal?.reason }));
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const stopListening =
+        signal === undefined
+          ? undefined
+          : listenForAbort({ signal, listener: () => fail(new AbortError({ cause: signal.reason })) });
       const { timeoutMs } = request;
       const timer =
         timeoutMs === undefined
@@ -179,7 +205,7 @@ export function createNodeHttpClient(): HttpClient {
           : setDeadline({ ms: timeoutMs, onExpire: () => fail(new RequestTimeoutError({ timeoutMs })) });
       req.on("error", (error) => {
         timer?.cancel();
-        signal?.removeEventListener("abort", onAbort);
+        stopListening?.();
         if (!settled) {
           settled = true;
           reject(error);
@@ -188,7 +214,7 @@ export function createNodeHttpClient(): HttpClient {
       req.on("response", (res) => {
         timer?.cancel();
         settled = true;
-        res.on("close", () => signal?.removeEventListener("abort", onAbort));
+        if (stopListening !== undefined) res.on("close", stopListening);
         resolve(wrapResponse(res, request));
       });
       req.end(payload);

@@ -19,13 +19,13 @@ import type { ResolvedContextOptions } from "./context-options.js";
 import { createEvent, describeError } from "./create-event.js";
 import { endRun } from "./end-run.js";
 import type { LoopDetectionOptions } from "./loop-detector.js";
-import { createLoopRun } from "./loop-run.js";
+import { createLoopRun, type LoopRun } from "./loop-run.js";
 import type { PrepareStep } from "./policies/prepare-step.js";
 import type { SteeringFeed } from "./policies/steering.js";
 import type { StepModel } from "./policies/step-model.js";
 import type { StopCondition } from "./policies/stop-conditions.js";
 import type { PausedTurn } from "./policies/sub-agents.js";
-import { type ApprovalDecisions, type PendingApproval, toolStep } from "./tool-step.js";
+import { type ApprovalDecisions, type PendingApproval, type ToolStepOptions, toolStep } from "./tool-step.js";
 
 /** Everything one run needs. Plain data plus a model: the loop owns no other state. */
 export interface AgentLoopConfig {
@@ -145,7 +145,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
       const calls = approvals.pausedCalls();
       const decisions = config.resume;
       const paused = approvals.pausedTurn(config.pausedTurn);
-      const resumed = yield* toolStep({ ...run.tools, calls, turn: 0, decisions, resumed: paused });
+      const step = { calls, turn: 0, decisions, registry: run.tools.registry, resumed: paused };
+      const resumed = yield* toolStep(toolStepOptions(run.tools, step));
       if (resumed.kind === "paused") {
         stopReason = approvals.pause(resumed.pending, resumed.pausedTurn); // paused again, in a sub-agent
       } else {
@@ -211,13 +212,8 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
         continue;
       }
       const decisions = approvals.decisionsFor(state.turns);
-      const result = yield* toolStep({
-        ...run.tools,
-        registry: turn.registry,
-        calls,
-        turn: state.turns,
-        decisions,
-      });
+      const step = { calls, turn: state.turns, decisions, registry: turn.registry, resumed: undefined };
+      const result = yield* toolStep(toolStepOptions(run.tools, step));
       if (result.kind === "paused") {
         stopReason = approvals.pause(result.pending, result.pausedTurn);
         break;
@@ -246,5 +242,44 @@ export async function* agentLoop(config: AgentLoopConfig): AsyncGenerator<AgentE
   }
   const ended = stopReason ?? "error";
   // A run with an output schema that ends without a valid answer says why (its stop reason stays).
-  return yield* endRun({ ...run, stopReason: ended, failure, outputError: output?.missing(ended) });
+  const outputError = output?.missing(ended);
+  const { cost } = run;
+  return yield* endRun({
+    state,
+    stopReason: ended,
+    failure,
+    outputError,
+    guardrails,
+    checkpoint,
+    cost,
+    approvals,
+  });
+}
+
+/** A tool step's own options: what changes per step. */
+type StepPart = Pick<ToolStepOptions, "calls" | "turn" | "decisions" | "registry" | "resumed">;
+
+/**
+ * A tool step's options, key by key: `{ ...run.tools, calls, … }` would make an object of a new hidden class
+ * every turn (V8), and this is once per tool turn of every run. Every key is listed (the type says so), so
+ * none is lost when {@link ToolStepOptions} grows.
+ */
+function toolStepOptions(tools: LoopRun["tools"], step: StepPart): ToolStepOptions {
+  const options: { [K in keyof Required<ToolStepOptions>]: ToolStepOptions[K] } = {
+    calls: step.calls,
+    registry: step.registry,
+    turn: step.turn,
+    signal: tools.signal,
+    parallel: tools.parallel,
+    concurrency: tools.concurrency,
+    timeoutMs: tools.timeoutMs,
+    maxResultChars: tools.maxResultChars,
+    sessionId: tools.sessionId,
+    state: tools.state,
+    decisions: step.decisions,
+    guardrails: tools.guardrails,
+    subAgents: tools.subAgents,
+    resumed: step.resumed,
+  };
+  return options;
 }

@@ -3,9 +3,8 @@ import { ModelCallError } from "../errors/model-call-error.js";
 import { StreamInterruptedError } from "../errors/stream-interrupted-error.js";
 import { computeRetryDelay, type RetryPolicy, sleep } from "../http/retry-policy.js";
 import { StreamCollector } from "../models/collect-stream.js";
-import type { Model, ModelRequest, ModelResponse, RetryInfo } from "../models/model.js";
+import type { Model, ModelCallOptions, ModelRequest, ModelResponse, RetryInfo } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
-import { AsyncChannel } from "../util/async-channel.js";
 import { toError } from "../util/to-error.js";
 import type { AgentEvent } from "./agent-event.js";
 import { createEvent, describeError } from "./create-event.js";
@@ -42,48 +41,27 @@ function isRetryable(error: unknown): boolean {
 export async function* callModel(options: CallModelOptions): AsyncGenerator<AgentEvent, ModelResponse> {
   const { model, request, stream, retry, signal, turn } = options;
   for (let attempt = 1; ; attempt++) {
-    const channel = new AsyncChannel<AgentEvent>();
-    const onRetry = ({ attempt: n, delayMs, error }: RetryInfo) =>
-      channel.push(
-        createEvent("retry", turn, {
-          attempt: n,
-          delayMs,
-          error: describeError(error).message,
-          source: "request",
-        }),
-      );
+    const call = new PendingCall(turn);
     // A model that still retries on its own reports it through onRetry (source "request").
-    const callOptions = { signal, onRetry, maxRetries: 0 };
-    let response: ModelResponse | undefined;
-    let delivered = false;
-    // One async function for both modes: whatever the model does (throws synchronously, returns a hostile
-    // thenable, rejects with a non-Error) ends up as a rejection, normalised by toError.
-    const run = (async () => {
-      if (!stream) {
-        response = await model.generate(request, callOptions);
-        return;
-      }
-      const collector = new StreamCollector();
-      const toolNames = new Map<string, string>();
-      for await (const part of model.stream(request, callOptions)) {
-        delivered = true;
-        collector.add(part);
-        const event = streamEvent({ part, turn, toolNames });
-        if (event !== undefined) channel.push(event);
-      }
-      response = collector.response();
-    })();
-    run.then(
-      () => channel.close(),
-      (error: unknown) => channel.fail(toError(error)),
-    );
+    const callOptions = { signal, onRetry: call.onRetry, maxRetries: 0 };
+    call.track(stream ? streamed(model, request, callOptions, call) : generated(model, request, callOptions));
     try {
-      for await (const event of channel) yield event;
-      if (response === undefined) throw new Error("model call finished without a response");
-      return response;
+      // The call's events (streamed parts, the model's own retries) as they come, then its response.
+      while (true) {
+        const events = call.take();
+        if (events !== undefined) {
+          for (const event of events) yield event;
+          continue;
+        }
+        if (call.settled) break;
+        await call.changed();
+      }
+      if (call.failure !== undefined) throw call.failure.value;
+      if (call.response === undefined) throw new Error("model call finished without a response");
+      return call.response;
     } catch (error) {
       if (!isRetryable(error) || attempt > retry.maxRetries || signal.aborted) throw error;
-      const source = delivered || StreamInterruptedError.isInstance(error) ? "stream" : "request";
+      const source = call.delivered || StreamInterruptedError.isInstance(error) ? "stream" : "request";
       const retryAfterMs = ModelCallError.isInstance(error) ? error.retryAfterMs : undefined;
       const delayMs = computeRetryDelay({ policy: retry, attempt, retryAfterMs });
       const message = describeError(error).message;
@@ -91,6 +69,109 @@ export async function* callModel(options: CallModelOptions): AsyncGenerator<Agen
       await sleep(delayMs, signal);
     }
   }
+}
+
+/**
+ * One attempt of a model call in flight: the events it produced that the loop has not yielded yet, and how it
+ * ended. Callbacks (the model's `onRetry`, the stream reader) queue events and wake the loop; there is no
+ * queue, iterator or promise per event when nothing is waiting (a `generate` call usually has no event).
+ */
+class PendingCall {
+  response: ModelResponse | undefined;
+  failure: { value: Error } | undefined;
+  settled = false;
+  /** A stream part was delivered (a failure after it is a broken stream). */
+  delivered = false;
+  private events: AgentEvent[] | undefined;
+  private wake: (() => void) | undefined;
+
+  /** The turn of the call's events. */
+  constructor(readonly turn: number) {}
+
+  /** The model's own retries, as `retry` events (source "request"). */
+  readonly onRetry = ({ attempt, delayMs, error }: RetryInfo): void => {
+    const message = describeError(error).message;
+    this.push(createEvent("retry", this.turn, { attempt, delayMs, error: message, source: "request" }));
+  };
+
+  /** Queues an event (ignored once the call has ended, as the channel it replaces did). */
+  push(event: AgentEvent): void {
+    if (this.settled) return;
+    if (this.events === undefined) this.events = [event];
+    else this.events.push(event);
+    this.notify();
+  }
+
+  /** The queued events, if any (the queue is emptied). */
+  take(): AgentEvent[] | undefined {
+    const { events } = this;
+    this.events = undefined;
+    return events;
+  }
+
+  /** Settles the call with what `run` resolves or rejects with (any rejection is normalised by `toError`). */
+  track(run: Promise<ModelResponse>): void {
+    run.then(
+      (response) => {
+        this.response = response;
+        this.settle();
+      },
+      (error: unknown) => {
+        this.failure = { value: toError(error) };
+        this.settle();
+      },
+    );
+  }
+
+  /** Resolves at the next event or at the end. */
+  changed(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  private settle(): void {
+    this.settled = true;
+    this.notify();
+  }
+
+  private notify(): void {
+    const { wake } = this;
+    if (wake !== undefined) {
+      this.wake = undefined;
+      wake();
+    }
+  }
+}
+
+/**
+ * `model.generate`, as a promise whatever the model does: a synchronous throw becomes a rejection, and a
+ * hostile thenable is adopted (a throwing `then` rejects).
+ */
+function generated(model: Model, request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
+  try {
+    return Promise.resolve(model.generate(request, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** `model.stream`, collected into a response; each part that is an agent event is queued on `call` as it comes. */
+async function streamed(
+  model: Model,
+  request: ModelRequest,
+  options: ModelCallOptions,
+  call: PendingCall,
+): Promise<ModelResponse> {
+  const collector = new StreamCollector();
+  const toolNames = new Map<string, string>();
+  for await (const part of model.stream(request, options)) {
+    call.delivered = true;
+    collector.add(part);
+    const event = streamEvent({ part, turn: call.turn, toolNames });
+    if (event !== undefined) call.push(event);
+  }
+  return collector.response();
 }
 
 /** Options of {@link streamEvent}. */

@@ -279,7 +279,12 @@ export async function* toolStep(options: ToolStepOptions): AsyncGenerator<AgentE
   let run: ToolRun | undefined;
   if (runnable.length > 0) {
     run = new ToolRun({ options, calls: runnable });
-    for await (const event of run.events) yield event;
+    const { events } = run;
+    for (;;) {
+      const event = events.take();
+      if (event !== undefined) yield event;
+      else if (!(await events.ready())) break;
+    }
     for (const outcome of run.outcomes) outcomes.set(outcome.toolCallId, outcome);
   }
   if (denied !== undefined) {

@@ -7,11 +7,12 @@ import type { MessageContent } from "../models/content-part.js";
 import type { ToolCall } from "../models/message.js";
 import type { RunState } from "../sessions/run-state.js";
 import { type Deadline, setDeadline } from "../util/deadline.js";
-import { CALLER_RUN } from "./caller-run-key.js";
+import { listenForAbort } from "../util/listen-for-abort.js";
 import { formatToolResult, truncateToolResult } from "./format-tool-result.js";
 import { whenJsonSchemaCheckLoaded } from "./json-schema-validator.js";
 import type { ToolArgumentsResult } from "./resolve-tool-parameters.js";
-import type { Tool, ToolContext } from "./tool.js";
+import type { Tool } from "./tool.js";
+import { toolCallContext } from "./tool-call-context.js";
 import type { ToolOutcome } from "./tool-outcome.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -50,9 +51,8 @@ interface CallRun {
   readonly call: ToolCall;
   readonly startedAt: number;
   tool: Tool | undefined;
-  /** Created on first read of `ctx.signal` (most tools never read it; an AbortController is not free). */
+  /** Created on first read of `ctx.signal` (see toolCallContext). */
   controller: AbortController | undefined;
-  /** Set when the call was aborted (timeout, outer abort), so a late first read sees an aborted signal. */
   abortReason: { value: unknown } | undefined;
   timer: Deadline | undefined;
   done: boolean;
@@ -100,25 +100,6 @@ function abortCall(run: CallRun, reason: unknown): void {
   run.controller?.abort(reason);
 }
 
-/** The context a tool is called with; `signal` is created lazily. */
-function contextOf(run: CallRun, config: ToolBatchConfig): ToolContext {
-  const ctx: ToolContext = {
-    get signal(): AbortSignal {
-      if (run.controller === undefined) {
-        run.controller = new AbortController();
-        if (run.abortReason !== undefined) run.controller.abort(run.abortReason.value);
-      }
-      return run.controller.signal;
-    },
-    toolCallId: run.call.id,
-    turn: config.turn,
-  };
-  if (config.sessionId !== undefined) ctx.sessionId = config.sessionId;
-  if (config.state !== undefined) ctx.state = config.state;
-  if (config.caller !== undefined) ctx[CALLER_RUN] = config.caller;
-  return ctx;
-}
-
 function onTimeout(batch: ToolBatch, run: CallRun, timeoutMs: number): void {
   const error = new ToolTimeoutError({ toolName: run.call.name, timeoutMs });
   abortCall(run, error);
@@ -140,7 +121,7 @@ export class ToolBatch {
   private pumping = false;
   private settled = false;
   private resolve: (outcomes: ToolOutcome[]) => void = () => {};
-  readonly onAbort = (): void => this.abortAll();
+  private stopListening: (() => void) | undefined;
 
   constructor(config: ToolBatchConfig) {
     this.config = config;
@@ -157,7 +138,8 @@ export class ToolBatch {
         this.abortAll();
         return;
       }
-      signal?.addEventListener("abort", this.onAbort, { once: true });
+      if (signal !== undefined)
+        this.stopListening = listenForAbort({ signal, listener: () => this.abortAll() });
       this.pump();
     });
   }
@@ -272,7 +254,8 @@ export class ToolBatch {
 
   private invoke(run: CallRun, tool: Tool, args: unknown): void {
     if (run.done) return;
-    const ctx = contextOf(run, this.config);
+    const { turn, sessionId, state, caller } = this.config;
+    const ctx = toolCallContext({ abort: run, toolCallId: run.call.id, turn, sessionId, state, caller });
     let result: unknown;
     try {
       result = tool.execute(args, ctx);
@@ -394,7 +377,7 @@ export class ToolBatch {
   }
 
   private complete(): void {
-    this.config.signal?.removeEventListener("abort", this.onAbort);
+    this.stopListening?.();
     this.resolve(this.outcomes as ToolOutcome[]);
   }
 }

@@ -39,6 +39,39 @@ export class AsyncChannel<T> implements AsyncIterable<T> {
     }
   }
 
+  /**
+   * The next buffered value, or `undefined` when none is buffered (so `T` must not include `undefined`). With
+   * {@link ready}, a consumer that re-yields values drains the channel without an async iterator step per value:
+   * `for (;;) { const v = channel.take(); if (v !== undefined) yield v; else if (!(await channel.ready())) break; }`.
+   */
+  take(): T | undefined {
+    if (this.head >= this.buffer.length) return undefined;
+    const value = this.buffer[this.head] as T;
+    this.head++;
+    if (this.head === this.buffer.length) {
+      this.buffer.length = 0;
+      this.head = 0;
+    }
+    return value;
+  }
+
+  /**
+   * Resolves `true` once a value is buffered, `false` once the channel is closed and drained; rejects with the
+   * error of {@link fail} once drained.
+   */
+  async ready(): Promise<boolean> {
+    while (this.head >= this.buffer.length) {
+      if (this.done) {
+        if (this.error !== undefined) throw this.error.value;
+        return false;
+      }
+      await new Promise<void>((resolve) => {
+        this.waiting = resolve;
+      });
+    }
+    return true;
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     while (true) {
       if (this.head < this.buffer.length) {

@@ -10,6 +10,7 @@ export interface NodeBuiltins {
   "node:os": typeof import("node:os");
   "node:path": typeof import("node:path");
   "node:string_decoder": typeof import("node:string_decoder");
+  "node:url": typeof import("node:url");
 }
 
 type GetBuiltin = (id: string) => unknown;

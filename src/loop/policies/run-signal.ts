@@ -1,3 +1,6 @@
+import { type Deadline, setDeadline } from "../../util/deadline.js";
+import { listenForAbort } from "../../util/listen-for-abort.js";
+
 /** Options of {@link RunSignal}. */
 export interface RunSignalOptions {
   /** The caller's signal: aborting it aborts the run (stop reason `aborted`). */
@@ -22,16 +25,20 @@ export class RunSignal {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly parent: AbortSignal | undefined;
-  private readonly timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onAbort = (): void => this.controller.abort(this.parent?.reason);
+  /** The run's timeout, on the shared deadline timer (a Node timer per run costs more than the rest of this). */
+  private readonly timer: Deadline | undefined;
+  private readonly stopFollowing: (() => void) | undefined;
 
   constructor({ signal, timeoutMs }: RunSignalOptions) {
     this.signal = this.controller.signal;
     this.parent = signal;
-    signal?.addEventListener("abort", this.onAbort, { once: true });
-    if (signal?.aborted) this.onAbort();
+    const follow = (): void => this.controller.abort(this.parent?.reason);
+    if (signal?.aborted) follow();
+    else if (signal !== undefined) this.stopFollowing = listenForAbort({ signal, listener: follow });
     this.timer =
-      timeoutMs <= MAX_TIMER_MS ? setTimeout(() => this.controller.abort(TIMEOUT), timeoutMs) : undefined;
+      timeoutMs <= MAX_TIMER_MS
+        ? setDeadline({ ms: timeoutMs, onExpire: () => this.controller.abort(TIMEOUT) })
+        : undefined;
   }
 
   /** True once the run's signal has aborted (by the caller, the timeout or {@link dispose}). */
@@ -63,8 +70,8 @@ export class RunSignal {
    * (timed-out tools were aborted already), so it skips that cost.
    */
   dispose({ finished }: { finished: boolean }): void {
-    clearTimeout(this.timer);
-    this.parent?.removeEventListener("abort", this.onAbort);
+    this.timer?.cancel();
+    this.stopFollowing?.();
     if (!finished && !this.signal.aborted) this.controller.abort(new Error("run finished"));
   }
 }
