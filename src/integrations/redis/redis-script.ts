@@ -46,7 +46,7 @@ export async function runRedisScript({
     return await client.evalsha(script.sha, keys.length, ...keys, ...args);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-    // Redis's EVAL command (the script runs on the Redis server), not JavaScript's eval.
-    return client.eval(script.lua, keys.length, ...keys, ...args);
+    // Redis's EVAL command, sent by name: the script runs on the Redis server (nothing is evaluated here).
+    return client.call("EVAL", script.lua, keys.length, ...keys, ...args);
   }
 }
