@@ -30,6 +30,7 @@ import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
+import { tallyTool } from "./lib/tally-tool.mjs";
 
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
 const { values } = parseArgs({
@@ -80,13 +81,7 @@ async function runWorker() {
   const { MemoryStore } = await import(dist("index.js"));
   const { ScriptedModel } = await import(dist("testing/index.js"));
   const env = process.env;
-  const tally = tool({
-    name: "tally",
-    description: "Adds n to the tally",
-    parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
-    idempotent: true,
-    execute: ({ n }) => `tallied ${n}`,
-  });
+  const tally = tallyTool(tool);
   const turns = Number(env.TURNS);
   // A price, as production models have one (an unpriced model adds an `UnpricedModel` warning event per run).
   const price = { inputPerMTok: 0.15, outputPerMTok: 0.6 };

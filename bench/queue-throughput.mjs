@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
+import { tallyTool } from "./lib/tally-tool.mjs";
 
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
 const { values } = parseArgs({
@@ -38,13 +39,7 @@ async function runWorker() {
   const { createAgentWorker } = await import(dist("integrations/queue/index.js"));
   const { MemoryStore } = await import(dist("index.js"));
   const env = process.env;
-  const tally = tool({
-    name: "tally",
-    description: "Adds n to the tally",
-    parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
-    idempotent: true,
-    execute: ({ n }) => `tallied ${n}`,
-  });
+  const tally = tallyTool(tool);
   const model = createOpenAI({ baseURL: env.MOCK_URL, apiKey: "bench" })("mock-model");
   const worker = createAgentWorker({
     connection,
