@@ -149,7 +149,7 @@ describe("executeToolCalls: errors fed back to the model", () => {
     });
     const started = performance.now();
     const [outcome] = await executeToolCalls({ calls: [call("hang")], registry: registry(hang), turn: 1 });
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(1_000); // the 50 ms timeout, not a wait for the tool (it never settles); slack for a loaded machine
     expect(outcome).toMatchObject({
       ok: false,
       content: 'Tool "hang" timed out after 50 ms',

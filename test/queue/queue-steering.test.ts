@@ -3,10 +3,9 @@
 // the job starts come right after the input; finished, paused and unknown runs refuse messages; the bounds; a
 // retried attempt adds a journaled message once; a message that came after the last turn is reported; and a
 // producer in a process of its own, on the built package (dist/: `npm test` builds it first).
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent.js";
@@ -257,14 +256,31 @@ describe("queue.send", () => {
     worker(name);
     const runId = newRunId("proc");
     plans.set(runId, { delays: [1_500] });
+    // The producer process loads first (its import alone can outlast the model call on a loaded machine) and
+    // sends when told, during the run's first model call.
+    const script = fileURLToPath(new URL("./send-from-process.mjs", import.meta.url));
+    const child = spawn(process.execPath, [script], {
+      env: { ...process.env, QUEUE_PREFIX: prefix, QUEUE_NAME: name, RUN_ID: runId, MESSAGE: "From afar." },
+      stdio: ["pipe", "pipe", "inherit"],
+      timeout: 30_000,
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8");
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (chunk: string) => {
+        stdout += chunk;
+        if (stdout.startsWith("ready\n")) resolve();
+      });
+      void exited.then((code) =>
+        reject(new Error(`the producer process exited (${code}) before it was ready`)),
+      );
+    });
     await producer.enqueue({ agent: "notes", input: input(runId), runId });
     await untilRequests(runId, 1);
-    const script = fileURLToPath(new URL("./send-from-process.mjs", import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, [script], {
-      env: { ...process.env, QUEUE_PREFIX: prefix, QUEUE_NAME: name, RUN_ID: runId, MESSAGE: "From afar." },
-      timeout: 10_000,
-    });
-    expect(JSON.parse(stdout)).toEqual({ queued: true, seq: 1 });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(JSON.parse(stdout.slice("ready\n".length))).toEqual({ queued: true, seq: 1 });
     await producer.result(runId, { timeoutMs: 10_000 });
     expect(requestsOf(runId)[1]?.messages.at(-1)).toEqual({ role: "user", content: "From afar." });
   });
