@@ -5,6 +5,7 @@ import { computeRetryDelay, type RetryPolicy, sleep } from "../http/retry-policy
 import { StreamCollector } from "../models/collect-stream.js";
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse, RetryInfo } from "../models/model.js";
 import type { ModelStreamPart } from "../models/model-stream-part.js";
+import { AsyncChannel } from "../util/async-channel.js";
 import { toError } from "../util/to-error.js";
 import type { AgentEvent } from "./agent-event.js";
 import { createEvent, describeError } from "./create-event.js";
@@ -41,105 +42,43 @@ function isRetryable(error: unknown): boolean {
 export async function* callModel(options: CallModelOptions): AsyncGenerator<AgentEvent, ModelResponse> {
   const { model, request, stream, retry, signal, turn } = options;
   for (let attempt = 1; ; attempt++) {
-    const call = new PendingCall(turn);
+    // The call's events (streamed parts, the model's own retries) as they come, then its response.
+    const events = new AsyncChannel<AgentEvent>();
     // A model that still retries on its own reports it through onRetry (source "request").
-    const callOptions = { signal, onRetry: call.onRetry, maxRetries: 0 };
-    call.track(stream ? streamed(model, request, callOptions, call) : generated(model, request, callOptions));
+    const onRetry = ({ attempt: n, delayMs, error }: RetryInfo): void => {
+      const message = describeError(error).message;
+      events.push(createEvent("retry", turn, { attempt: n, delayMs, error: message, source: "request" }));
+    };
+    const callOptions = { signal, onRetry, maxRetries: 0 };
+    const progress = { delivered: false };
+    let response: ModelResponse | undefined;
+    const call = stream
+      ? streamed({ model, request, options: callOptions, events, turn, progress })
+      : generated(model, request, callOptions);
+    call.then(
+      (value) => {
+        response = value;
+        events.close();
+      },
+      (error: unknown) => events.fail(toError(error)),
+    );
     try {
-      // The call's events (streamed parts, the model's own retries) as they come, then its response.
-      while (true) {
-        const events = call.take();
-        if (events !== undefined) {
-          for (const event of events) yield event;
-          continue;
-        }
-        if (call.settled) break;
-        await call.changed();
+      // Drained with take()/ready(): no async iterator step per event.
+      for (;;) {
+        const event = events.take();
+        if (event !== undefined) yield event;
+        else if (!(await events.ready())) break;
       }
-      if (call.failure !== undefined) throw call.failure.value;
-      if (call.response === undefined) throw new Error("model call finished without a response");
-      return call.response;
+      if (response === undefined) throw new Error("model call finished without a response");
+      return response;
     } catch (error) {
       if (!isRetryable(error) || attempt > retry.maxRetries || signal.aborted) throw error;
-      const source = call.delivered || StreamInterruptedError.isInstance(error) ? "stream" : "request";
+      const source = progress.delivered || StreamInterruptedError.isInstance(error) ? "stream" : "request";
       const retryAfterMs = ModelCallError.isInstance(error) ? error.retryAfterMs : undefined;
       const delayMs = computeRetryDelay({ policy: retry, attempt, retryAfterMs });
       const message = describeError(error).message;
       yield createEvent("retry", turn, { attempt, delayMs, error: message, source });
       await sleep(delayMs, signal);
-    }
-  }
-}
-
-/**
- * One attempt of a model call in flight: the events it produced that the loop has not yielded yet, and how it
- * ended. Callbacks (the model's `onRetry`, the stream reader) queue events and wake the loop; there is no
- * queue, iterator or promise per event when nothing is waiting (a `generate` call usually has no event).
- */
-class PendingCall {
-  response: ModelResponse | undefined;
-  failure: { value: Error } | undefined;
-  settled = false;
-  /** A stream part was delivered (a failure after it is a broken stream). */
-  delivered = false;
-  private events: AgentEvent[] | undefined;
-  private wake: (() => void) | undefined;
-
-  /** The turn of the call's events. */
-  constructor(readonly turn: number) {}
-
-  /** The model's own retries, as `retry` events (source "request"). */
-  readonly onRetry = ({ attempt, delayMs, error }: RetryInfo): void => {
-    const message = describeError(error).message;
-    this.push(createEvent("retry", this.turn, { attempt, delayMs, error: message, source: "request" }));
-  };
-
-  /** Queues an event (ignored once the call has ended, as the channel it replaces did). */
-  push(event: AgentEvent): void {
-    if (this.settled) return;
-    if (this.events === undefined) this.events = [event];
-    else this.events.push(event);
-    this.notify();
-  }
-
-  /** The queued events, if any (the queue is emptied). */
-  take(): AgentEvent[] | undefined {
-    const { events } = this;
-    this.events = undefined;
-    return events;
-  }
-
-  /** Settles the call with what `run` resolves or rejects with (any rejection is normalised by `toError`). */
-  track(run: Promise<ModelResponse>): void {
-    run.then(
-      (response) => {
-        this.response = response;
-        this.settle();
-      },
-      (error: unknown) => {
-        this.failure = { value: toError(error) };
-        this.settle();
-      },
-    );
-  }
-
-  /** Resolves at the next event or at the end. */
-  changed(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.wake = resolve;
-    });
-  }
-
-  private settle(): void {
-    this.settled = true;
-    this.notify();
-  }
-
-  private notify(): void {
-    const { wake } = this;
-    if (wake !== undefined) {
-      this.wake = undefined;
-      wake();
     }
   }
 }
@@ -156,20 +95,34 @@ function generated(model: Model, request: ModelRequest, options: ModelCallOption
   }
 }
 
-/** `model.stream`, collected into a response; each part that is an agent event is queued on `call` as it comes. */
-async function streamed(
-  model: Model,
-  request: ModelRequest,
-  options: ModelCallOptions,
-  call: PendingCall,
-): Promise<ModelResponse> {
+/** Options of {@link streamed}. */
+interface StreamedOptions {
+  model: Model;
+  request: ModelRequest;
+  options: ModelCallOptions;
+  /** Where each part that is an agent event goes, as it comes. */
+  events: AsyncChannel<AgentEvent>;
+  turn: number;
+  /** Set once a part arrived (a failure after it is a broken stream). */
+  progress: { delivered: boolean };
+}
+
+/** `model.stream`, collected into a response; each part that is an agent event is pushed as it comes. */
+async function streamed({
+  model,
+  request,
+  options,
+  events,
+  turn,
+  progress,
+}: StreamedOptions): Promise<ModelResponse> {
   const collector = new StreamCollector();
   const toolNames = new Map<string, string>();
   for await (const part of model.stream(request, options)) {
-    call.delivered = true;
+    progress.delivered = true;
     collector.add(part);
-    const event = streamEvent({ part, turn: call.turn, toolNames });
-    if (event !== undefined) call.push(event);
+    const event = streamEvent({ part, turn, toolNames });
+    if (event !== undefined) events.push(event);
   }
   return collector.response();
 }

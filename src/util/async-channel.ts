@@ -59,38 +59,21 @@ export class AsyncChannel<T> implements AsyncIterable<T> {
    * Resolves `true` once a value is buffered, `false` once the channel is closed and drained; rejects with the
    * error of {@link fail} once drained.
    */
-  async ready(): Promise<boolean> {
-    while (this.head >= this.buffer.length) {
-      if (this.done) {
-        if (this.error !== undefined) throw this.error.value;
-        return false;
-      }
-      await new Promise<void>((resolve) => {
-        this.waiting = resolve;
-      });
-    }
-    return true;
+  ready(): Promise<boolean> {
+    if (this.head < this.buffer.length) return Promise.resolve(true);
+    if (this.done)
+      return this.error === undefined ? Promise.resolve(false) : Promise.reject(this.error.value);
+    // One promise per wait, settled by the push, close or fail that wakes it.
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiting = () => {
+        if (this.head < this.buffer.length) resolve(true);
+        else if (this.error !== undefined) reject(this.error.value);
+        else resolve(false);
+      };
+    });
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
-    while (true) {
-      if (this.head < this.buffer.length) {
-        const value = this.buffer[this.head] as T;
-        this.head++;
-        if (this.head === this.buffer.length) {
-          this.buffer.length = 0;
-          this.head = 0;
-        }
-        yield value;
-        continue;
-      }
-      if (this.done) {
-        if (this.error !== undefined) throw this.error.value;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        this.waiting = resolve;
-      });
-    }
+    while (await this.ready()) yield this.take() as T;
   }
 }
